@@ -1,0 +1,41 @@
+# Two commands matter: `make run` plays, `make test` checks everything CI checks.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test lint chromium bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-deps: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-deps: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.run-deps
+
+run: $(VENV)/.run-deps
+	$(BIN)/tripeaks
+
+# Browser tests drive Debian's chromium, never a downloaded browser.
+chromium:
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
+
+lint: $(VENV)/.test-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict tripeaks
+
+test: chromium lint
+	$(BIN)/pytest -n 2
+
+bench: $(VENV)/.run-deps
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/api.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

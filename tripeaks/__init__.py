@@ -1,0 +1,27 @@
+"""TriPeaks solitaire: the rules engine every other part of the app calls."""
+
+from tripeaks.cards import Card, Suit
+from tripeaks.codes import Deal, GameCode, InvalidCode, deal
+from tripeaks.describe import card_name
+from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove, Reason, Slot, Status
+from tripeaks.rules import Rules
+
+__all__ = [
+    "DRAW",
+    "UNDO",
+    "Action",
+    "ActionKind",
+    "Card",
+    "Deal",
+    "Game",
+    "GameCode",
+    "IllegalMove",
+    "InvalidCode",
+    "Reason",
+    "Rules",
+    "Slot",
+    "Status",
+    "Suit",
+    "card_name",
+    "deal",
+]

@@ -1,0 +1,7 @@
+"""Run with ``python -m tripeaks``."""
+
+import sys
+
+from tripeaks.cli import main
+
+sys.exit(main())

@@ -1,0 +1,308 @@
+"""The game as a state machine: play, draw, undo, score, moves, won and stuck.
+
+Every rule of the app is decided here; the web app, the store and the solver only call it.
+A game is its deal plus its action log, so replaying the log rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from tripeaks import score as scoring
+from tripeaks.cards import Card
+from tripeaks.codes import Deal, GameCode, deal
+from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
+from tripeaks.rules import Rules
+
+UNDO_LIMIT = 100
+"""How many of the most recent actions can be taken back."""
+
+
+class Reason(Enum):
+    """Why an action was refused; the value is its message id in the catalogs."""
+
+    LOCKED = "error.locked"
+    NOT_ADJACENT = "error.not_adjacent"
+    REMOVED = "error.removed"
+    STOCK_EMPTY = "error.stock_empty"
+    NOTHING_TO_UNDO = "error.nothing_to_undo"
+    GAME_OVER = "error.game_over"
+    NO_SUCH_POSITION = "error.no_such_position"
+
+
+class IllegalMove(Exception):
+    """An action the rules refuse; the game is left exactly as it was."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason.name)
+        self.reason = reason
+
+    def message(self, lang: str = "en") -> str:
+        """The refusal in the player's language (SPEC's error hints for LOCKED and NOT_ADJACENT)."""
+        from tripeaks.i18n import translator
+
+        return translator(lang)(self.reason.value)
+
+    def __str__(self) -> str:
+        return self.message("en")
+
+
+class ActionKind(Enum):
+    PLAY = "play"
+    DRAW = "draw"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of a game's log: ``play 12``, ``draw`` or ``undo``."""
+
+    kind: ActionKind
+    pos: int | None = None
+
+    @classmethod
+    def play(cls, pos: int) -> Action:
+        return cls(ActionKind.PLAY, pos)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        words = text.split()
+        if words == ["draw"]:
+            return DRAW
+        if words == ["undo"]:
+            return UNDO
+        if len(words) == 2 and words[0] == "play" and words[1].isdigit():
+            return cls.play(int(words[1]))
+        raise ValueError(f"not an action: {text!r} (use 'play N', 'draw' or 'undo')")
+
+    def __str__(self) -> str:
+        return self.kind.value if self.pos is None else f"{self.kind.value} {self.pos}"
+
+
+DRAW = Action(ActionKind.DRAW)
+UNDO = Action(ActionKind.UNDO)
+
+
+class Status(Enum):
+    PLAYING = "playing"
+    WON = "won"
+    STUCK = "stuck"
+
+
+class Slot(Enum):
+    """What the player sees at a tableau position."""
+
+    REMOVED = "removed"
+    FACE_DOWN = "face_down"
+    FACE_UP = "face_up"
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What undo needs to take an action back."""
+
+    action: Action
+    score_before: int
+
+
+class Game:
+    """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of SPEC §1."""
+
+    def __init__(self, cards: Deal, rules: Rules, code: GameCode | None = None) -> None:
+        if len(cards.tableau) != TABLEAU_SIZE:
+            raise ValueError(f"a tableau has {TABLEAU_SIZE} cards, not {len(cards.tableau)}")
+        every = [*cards.tableau, cards.discard, *cards.stock]
+        if len(set(every)) != len(every):
+            raise ValueError("a deal cannot hold the same card twice")
+        self.deal = cards
+        self.rules = rules
+        self.code = code
+        self.present = ALL_MASK
+        """Bit p is set while the card at position p is on the tableau."""
+        self.drawn = 0
+        """How many stock cards have been turned onto the discard."""
+        self.discard: list[Card] = [cards.discard]
+        self.score = scoring.START
+        self.moves = 0
+        self._done: deque[_Done] = deque(maxlen=UNDO_LIMIT)
+        self._log: list[Action] = []
+
+    # Construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, code: GameCode | str) -> Game:
+        if isinstance(code, str):
+            code = GameCode.parse(code)
+        return cls(deal(code), code.rules, code)
+
+    @classmethod
+    def from_deal(
+        cls,
+        *,
+        tableau: Sequence[Card],
+        discard: Card,
+        stock: Sequence[Card],
+        rules: Rules = Rules.EASY,
+    ) -> Game:
+        """A game of any explicit deal (no code), such as the original help's example."""
+        return cls(Deal(tuple(tableau), discard, tuple(stock)), rules)
+
+    @classmethod
+    def replay(cls, code: GameCode | str, actions: Iterable[Action | str]) -> Game:
+        """Rebuild a game from its code and its action log; an illegal step raises IllegalMove."""
+        game = cls.new(code)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # What the player sees -----------------------------------------------------------------
+
+    @property
+    def discard_top(self) -> Card:
+        return self.discard[-1]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.deal.stock) - self.drawn
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The whole log, undo included: with the code it rebuilds this game."""
+        return tuple(self._log)
+
+    def card_at(self, pos: int) -> Card | None:
+        """The card at ``pos``, or None once it has been removed."""
+        self._check_position(pos)
+        return self.deal.tableau[pos] if self.present >> pos & 1 else None
+
+    def is_free(self, pos: int) -> bool:
+        """On the tableau with none of its covering cards left."""
+        return bool(self.present >> pos & 1) and not self.present & COVERED_BY_MASK[pos]
+
+    def is_face_up(self, pos: int) -> bool:
+        """A card turns face up when its last covering card goes, so face up means free."""
+        self._check_position(pos)
+        return self.is_free(pos)
+
+    def slot(self, pos: int) -> Slot:
+        if self.card_at(pos) is None:
+            return Slot.REMOVED
+        return Slot.FACE_UP if self.is_free(pos) else Slot.FACE_DOWN
+
+    def free_positions(self) -> list[int]:
+        return [p for p in range(TABLEAU_SIZE) if self.is_free(p)]
+
+    def playable_positions(self) -> list[int]:
+        """Free cards whose rank fits the discard."""
+        top = self.discard_top.rank
+        return [p for p in self.free_positions() if self.rules.fits(self.deal.tableau[p].rank, top)]
+
+    def legal_moves(self) -> Iterator[Action]:
+        if self.is_won:
+            return
+        for pos in self.playable_positions():
+            yield Action.play(pos)
+        if self.stock_size:
+            yield DRAW
+
+    @property
+    def is_won(self) -> bool:
+        return not self.present
+
+    @property
+    def is_stuck(self) -> bool:
+        return not self.is_won and not self.stock_size and not self.playable_positions()
+
+    @property
+    def status(self) -> Status:
+        if self.is_won:
+            return Status.WON
+        return Status.STUCK if self.is_stuck else Status.PLAYING
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done) and not self.is_won
+
+    def describe(self, lang: str = "en") -> str:
+        """The whole board in one sentence (SPEC §7), for screen readers."""
+        from tripeaks.describe import describe
+
+        return describe(self, lang)
+
+    # Actions ------------------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> Card | Action:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if action.kind is ActionKind.PLAY:
+            assert action.pos is not None
+            return self.play(action.pos)
+        return self.draw() if action.kind is ActionKind.DRAW else self.undo()
+
+    def play(self, pos: int) -> Card:
+        """Remove the free card at ``pos`` onto the discard; returns the card."""
+        if self.is_won:
+            raise IllegalMove(Reason.GAME_OVER)
+        if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
+            raise IllegalMove(Reason.NO_SUCH_POSITION)
+        if not self.present >> pos & 1:
+            raise IllegalMove(Reason.REMOVED)
+        if self.present & COVERED_BY_MASK[pos]:
+            raise IllegalMove(Reason.LOCKED)
+        card = self.deal.tableau[pos]
+        if not self.rules.fits(card.rank, self.discard_top.rank):
+            raise IllegalMove(Reason.NOT_ADJACENT)
+        self._remember(Action.play(pos))
+        self.present &= ~(1 << pos)
+        self.discard.append(card)
+        self.score = scoring.add(self.score, scoring.MOVE)
+        if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
+            self.score = scoring.add(self.score, scoring.PEAK_BONUS)
+        return card
+
+    def draw(self) -> Card:
+        """Turn the stock's top card onto the discard; returns the card."""
+        if self.is_won:
+            raise IllegalMove(Reason.GAME_OVER)
+        if not self.stock_size:
+            raise IllegalMove(Reason.STOCK_EMPTY)
+        self._remember(DRAW)
+        card = self.deal.stock[self.drawn]
+        self.drawn += 1
+        self.discard.append(card)
+        self.score = scoring.add(self.score, scoring.MOVE)
+        return card
+
+    def undo(self) -> Action:
+        """Take back the newest action; the move counter stays. Returns the action undone."""
+        if self.is_won:
+            raise IllegalMove(Reason.GAME_OVER)
+        if not self._done:
+            raise IllegalMove(Reason.NOTHING_TO_UNDO)
+        done = self._done.pop()
+        self._log.append(UNDO)
+        self.discard.pop()
+        if done.action.kind is ActionKind.PLAY:
+            assert done.action.pos is not None
+            self.present |= 1 << done.action.pos
+        else:
+            self.drawn -= 1
+        self.score = done.score_before
+        return done.action
+
+    def _remember(self, action: Action) -> None:
+        self._done.append(_Done(action, self.score))
+        self._log.append(action)
+        self.moves += 1
+
+    @staticmethod
+    def _check_position(pos: int) -> None:
+        if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
+            raise IllegalMove(Reason.NO_SUCH_POSITION)
+
+    def __repr__(self) -> str:
+        name = str(self.code) if self.code else "custom deal"
+        return f"<Game {name} score={self.score} moves={self.moves} {self.status.value}>"

@@ -1,0 +1,92 @@
+"""Message catalogs: every word the app shows, in en, fi and ca.
+
+The catalogs are standard gettext ``.po`` files with symbolic message ids, read with Babel and
+served through :mod:`gettext` so that plural forms come from each catalog's own header.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGUAGES: tuple[str, ...] = ("en", "fi", "ca")
+DEFAULT_LANGUAGE = "en"
+LOCALES = Path(__file__).parent / "locales"
+DOMAINS: tuple[str, ...] = ("engine", "web")
+"""engine: words of the rules and the board; web: the page, its windows and the help."""
+
+
+class UnknownLanguage(ValueError):
+    """A language the app has no catalog for."""
+
+
+def check_language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(f"unknown language {lang!r}; use one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """Every domain's ``.po`` file of a language, merged into one catalog."""
+    check_language(lang)
+    merged: Catalog | None = None
+    for domain in DOMAINS:
+        path = LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
+        if not path.exists():
+            continue
+        with path.open("rb") as fh:
+            part = read_po(fh, locale=lang, domain=domain)
+        if merged is None:
+            merged = part
+            continue
+        for message in part:
+            if message.id:
+                merged[message.id] = message
+    if merged is None:
+        raise UnknownLanguage(f"no catalog for {lang!r}")
+    return merged
+
+
+class Translator:
+    """Looks up messages of one language and fills in their ``{placeholders}``."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = check_language(lang)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog(lang))
+        buffer.seek(0)
+        self._gnu = gettext.GNUTranslations(buffer)
+
+    def __call__(self, key: str, /, **values: object) -> str:
+        text = self._gnu.gettext(key)
+        return text.format(**values) if values else text
+
+    def plural(self, key: str, n: int, /, **values: object) -> str:
+        """The form of ``key`` for ``n``, chosen by the catalog's plural rule; ``{n}`` is filled."""
+        text = self._gnu.ngettext(key, key + ".plural", n)
+        return text.format(n=n, **values)
+
+
+@cache
+def translator(lang: str) -> Translator:
+    return Translator(lang)
+
+
+def messages(lang: str) -> dict[str, str | list[str]]:
+    """Every message of a language, for the browser: plurals as a list of forms."""
+    result: dict[str, str | list[str]] = {}
+    for message in catalog(lang):
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            result[message.id[0]] = [str(s) for s in message.string]
+        else:
+            result[str(message.id)] = str(message.string)
+    return result
