@@ -18,8 +18,8 @@ from babel.messages.pofile import read_po
 LANGUAGES: tuple[str, ...] = ("en", "fi", "ca")
 DEFAULT_LANGUAGE = "en"
 LOCALES = Path(__file__).parent / "locales"
-DOMAINS: tuple[str, ...] = ("engine", "web")
-"""engine: words of the rules and the board; web: the page, its windows and the help."""
+DOMAINS: tuple[str, ...] = ("engine", "server", "web", "help")
+"""engine: the rules and the board; server: API replies; web: the page and its windows; help: the help."""
 
 
 class UnknownLanguage(ValueError):
