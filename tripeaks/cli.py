@@ -78,8 +78,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
-
-
-
 if __name__ == "__main__":
     sys.exit(main())

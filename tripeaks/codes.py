@@ -35,7 +35,9 @@ class GameCode:
     letters: str
 
     def __post_init__(self) -> None:
-        if len(self.letters) != LETTERS or not all(c in string.ascii_uppercase for c in self.letters):
+        if len(self.letters) != LETTERS or not all(
+            c in string.ascii_uppercase for c in self.letters
+        ):
             raise InvalidCode(f"a game code has {LETTERS} letters A-Z, not {self.letters!r}")
 
     @classmethod

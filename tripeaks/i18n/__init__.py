@@ -85,7 +85,7 @@ def messages(lang: str) -> dict[str, str | list[str]]:
     for message in catalog(lang):
         if not message.id:
             continue
-        if isinstance(message.id, tuple):
+        if isinstance(message.id, tuple) and isinstance(message.string, tuple):
             result[message.id[0]] = [str(s) for s in message.string]
         else:
             result[str(message.id)] = str(message.string)
