@@ -1,0 +1,159 @@
+"""Every refusal as docs/api.md's Error: a reason, a sentence in the player's language, maybe a state."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from tripeaks.web.models import ErrorDetail, ErrorOut, GameState
+
+MAX_BODY = 16 * 1024
+"""Requests are a few dozen bytes; anything over this is refused before it is read further."""
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """A refusal the routes raise; the handler turns it into an Error reply."""
+
+    def __init__(
+        self,
+        status: int,
+        reason: str,
+        message: str,
+        state: GameState | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.message = message
+        self.state = state
+        self.headers = headers
+
+
+def error_response(
+    status: int, reason: str, message: str, state: GameState | None = None
+) -> JSONResponse:
+    body = ErrorOut(error=ErrorDetail(reason=reason, message=message), state=state)
+    return JSONResponse(body.model_dump(mode="json"), status_code=status)
+
+
+def request_language(request: Request) -> str:
+    """The ``lang`` query parameter when it is one we speak, else the default."""
+    lang = request.query_params.get("lang", DEFAULT_LANGUAGE)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _field(loc: tuple[object, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path")]
+    return ".".join(parts) or str(loc[0] if loc else "body")
+
+
+async def _on_api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    response = error_response(exc.status, exc.reason, exc.message, exc.state)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    lang = request_language(request)
+    _ = translator(lang)
+    errors = exc.errors()
+    if any(tuple(e.get("loc", ()))[-1:] == ("lang",) for e in errors):
+        return error_response(422, "unknown_language", _("error.unknown_language"))
+    field = _field(tuple(errors[0].get("loc", ()))) if errors else "body"
+    return error_response(422, "bad_request", _("error.bad_request", field=field))
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    _ = translator(request_language(request))
+    if exc.status_code == 404:
+        return error_response(404, "not_found", _("error.not_found"))
+    if exc.status_code == 405:
+        return error_response(405, "method_not_allowed", _("error.method_not_allowed"))
+    if exc.status_code == 413:
+        return error_response(413, "body_too_large", _("error.body_too_large"))
+    if exc.status_code < 500:
+        return error_response(exc.status_code, "bad_request", _("error.bad_request", field="-"))
+    return error_response(exc.status_code, "server_error", _("error.server"))
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(
+        500, "server_error", translator(request_language(request))("error.server")
+    )
+
+
+def install(app: FastAPI) -> None:
+    """Route every kind of failure through the Error shape."""
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(Exception, _on_unexpected)
+    app.add_middleware(BodyLimit)
+
+
+class BodyLimit:
+    """Refuse request bodies over MAX_BODY with 413, whether announced by Content-Length or not."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await self._refuse(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
+        lang = DEFAULT_LANGUAGE
+        for part in scope.get("query_string", b"").decode("latin-1").split("&"):
+            key, _sep, value = part.partition("=")
+            if key == "lang" and value in LANGUAGES:
+                lang = value
+        message = translator(lang)("error.body_too_large")
+        response = error_response(413, "body_too_large", message)
+        response.headers["connection"] = "close"
+        await response(scope, receive, send)

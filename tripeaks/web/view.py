@@ -1,0 +1,75 @@
+"""The player's view of a game: what is on the table, never a face-down card or the stock order."""
+
+from __future__ import annotations
+
+from tripeaks.cards import Card
+from tripeaks.describe import card_name
+from tripeaks.game import Game, Slot, Status
+from tripeaks.i18n import translator
+from tripeaks.layout import POSITIONS
+from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
+from tripeaks.web.turns import Turn
+
+
+def card_out(card: Card, lang: str) -> CardOut:
+    return CardOut(
+        rank=card.rank,
+        suit=card.suit.name.lower(),  # type: ignore[arg-type]
+        label=str(card),
+        name=card_name(card, lang),
+    )
+
+
+def _slot(game: Game, pos: int, lang: str) -> SlotOut:
+    slot = game.slot(pos)
+    card = game.card_at(pos) if slot is Slot.FACE_UP else None
+    return SlotOut(pos=pos, slot=slot.value, card=card_out(card, lang) if card else None)
+
+
+def game_state(
+    game: Game,
+    lang: str,
+    *,
+    game_id: str | None,
+    turn: Turn | None = None,
+    result: ResultOut | None = None,
+) -> GameState:
+    """The state the page draws; ``version`` is the length of the game's log."""
+    _ = translator(lang)
+    return GameState(
+        id=game_id,
+        code=str(game.code),
+        rules=game.rules.name.lower(),  # type: ignore[arg-type]
+        version=len(game.actions),
+        status=game.status.value,
+        score=game.score,
+        moves=game.moves,
+        can_undo=game.can_undo,
+        stock_size=game.stock_size,
+        stock_label=_.plural("stock.label", game.stock_size),
+        discard=card_out(game.discard_top, lang),
+        tableau=[_slot(game, pos, lang) for pos in POSITIONS],
+        description=game.describe(lang),
+        last=last_out(game, turn, lang) if turn else None,
+        result=result if game.status is not Status.PLAYING else None,
+    )
+
+
+def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
+    """The live-region sentence: the move, the cards it turned up, and a win or a dead end."""
+    _ = translator(lang)
+    name = card_name(turn.card, lang)
+    sentences = [_(f"announce.{turn.action.kind.value}", card=name)]
+    if turn.revealed:
+        cards = ", ".join(card_name(game.deal.tableau[p], lang) for p in turn.revealed)
+        sentences.append(_.plural("announce.revealed", len(turn.revealed), cards=cards))
+    if game.status is Status.WON:
+        sentences.append(_("announce.won", score=game.score))
+    elif game.status is Status.STUCK:
+        sentences.append(_("status.stuck") + ".")
+    return LastOut(
+        kind=turn.action.kind.value,
+        card=card_out(turn.card, lang),
+        pos=turn.pos,
+        announcement=" ".join(sentences),
+    )
