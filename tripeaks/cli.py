@@ -65,14 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
     play_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
+
+    from tripeaks.web.serve import add_command as add_serve
+
+    add_serve(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["play", *(argv or sys.argv[1:])])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+        words = ["serve", *words]  # the browser app is the default command
+    args = parser.parse_args(words)
     run = args.run
     result: int = run(args)
     return result

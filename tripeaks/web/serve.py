@@ -1,0 +1,71 @@
+"""``tripeaks serve`` (and plain ``tripeaks``): the app on loopback, opened in the default browser."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+PORT_TRIES = 100
+
+
+def default_db() -> Path:
+    """The player's games live in their data directory, so nothing else has to be set up."""
+    import platformdirs
+
+    return platformdirs.user_data_path("tripeaks", appauthor=False) / "tripeaks.db"
+
+
+def free_port(host: str, start: int = DEFAULT_PORT, tries: int = PORT_TRIES) -> int:
+    """``start``, or the next port after it that nothing listens on."""
+    for port in range(start, start + tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit(f"no free port between {start} and {start + tries - 1}")
+
+
+def add_command(subparsers: Any) -> None:
+    """Register ``serve`` on the CLI's subparsers."""
+    cmd = subparsers.add_parser("serve", help="play in the browser (the default command)")
+    cmd.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (127.0.0.1)")
+    cmd.add_argument("--port", type=int, default=None, help="port (8000 or the next free one)")
+    cmd.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    cmd.add_argument("--db", type=Path, default=None, help="SQLite file of games and statistics")
+    cmd.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from tripeaks.web.app import create_app
+
+    host: str = args.host
+    port: int = args.port if args.port is not None else free_port(host)
+    db: Path = args.db if args.db is not None else default_db()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(db), host=host, port=port, log_level="warning", access_log=False)
+    )
+    url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    print(f"TriPeaks: {url}  (games in {db}; Ctrl+C stops)", flush=True)
+    if not args.no_browser:
+        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
+    server.run()
+    return 0
+
+
+def _open_when_started(server: Any, url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if server.started:
+        webbrowser.open(url)
