@@ -1,0 +1,71 @@
+"""Shared helpers of the API tests: a client on a fresh database and known deals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from winning import find_win
+
+from tripeaks.game import Action, Game
+from tripeaks.web.app import create_app
+
+WIN_CODE = "TP1-E-AAABUWI"
+"""An Easy deal the tests' small search wins at once."""
+STUCK_CODE = "TP1-E-AABPSMK"
+"""Drawing all 23 stock cards leaves this deal stuck."""
+
+
+@contextmanager
+def api(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as client:
+        yield client
+
+
+@cache
+def winning_line(code: str = WIN_CODE) -> tuple[Action, ...]:
+    line = find_win(Game.new(code), limit=50_000)
+    assert line is not None, f"no win found for {code}"
+    return tuple(line)
+
+
+def new_game(client: TestClient, code: str | None = None, lang: str = "en") -> dict[str, Any]:
+    body: dict[str, Any] = {} if code is None else {"code": code}
+    reply = client.post(f"/api/games?lang={lang}", json=body)
+    assert reply.status_code == 201, reply.text
+    state: dict[str, Any] = reply.json()
+    return state
+
+
+def send(
+    client: TestClient,
+    state: dict[str, Any],
+    action: Action | str,
+    lang: str = "en",
+    request_id: str | None = None,
+) -> Any:
+    """POST one action against the version of ``state``; returns the raw reply."""
+    action = Action.parse(action) if isinstance(action, str) else action
+    body: dict[str, Any] = {"version": state["version"]}
+    if action.pos is not None:
+        body["pos"] = action.pos
+    if request_id is not None:
+        body["request_id"] = request_id
+    return client.post(f"/api/games/{state['id']}/{action.kind.value}?lang={lang}", json=body)
+
+
+def play_line(
+    client: TestClient, state: dict[str, Any], line: tuple[Action, ...] | list[Action]
+) -> list[dict[str, Any]]:
+    """Every reply of a whole line of actions, each of which must be accepted."""
+    replies = []
+    for action in line:
+        reply = send(client, state, action)
+        assert reply.status_code == 200, reply.text
+        state = reply.json()
+        replies.append(state)
+    return replies
