@@ -1,0 +1,103 @@
+"""The plain reference search the solver is checked against: kept deliberately simple.
+
+A 0-1 breadth-first search over (removed-card set, stock index, discard rank): plays cost nothing and
+draws cost one, so states are reached in order of draws and the first win found has the fewest draws.
+No pruning, no move ordering, no cleverness: if the fast solver disagrees with this, the solver is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import deque
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tripeaks.codes import CODE_SPACE, Deal, GameCode, SplitMix64, deal
+from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, TABLEAU_SIZE
+from tripeaks.rules import Rules
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the reference knows about a deal: the fewest draws of a win, or the most cards removed."""
+
+    winnable: bool
+    draws: int | None
+    max_removed: int
+
+
+def reference_search(
+    cards: Deal,
+    rules: Rules,
+    *,
+    removed: int = 0,
+    drawn: int = 0,
+    top: int | None = None,
+) -> Verdict:
+    """Search every reachable state from (removed, drawn, top); ``top`` defaults to the deal's discard."""
+    ranks = [card.rank for card in cards.tableau]
+    stock = [card.rank for card in cards.stock]
+    fitting = {
+        on: [pos for pos in range(TABLEAU_SIZE) if rules.fits(ranks[pos], on)]
+        for on in range(1, 14)
+    }
+    start = (removed, drawn, cards.discard.rank if top is None else top)
+    cost = {start: 0}
+    queue = deque([start])
+    done = set()
+    most = bin(removed).count("1")
+    while queue:
+        state = queue.popleft()
+        if state in done:
+            continue
+        done.add(state)
+        gone, used, rank = state
+        draws = cost[state]
+        most = max(most, bin(gone).count("1"))
+        if gone == ALL_MASK:
+            return Verdict(True, draws, TABLEAU_SIZE)
+        present = ALL_MASK & ~gone
+        for pos in fitting[rank]:
+            if present >> pos & 1 and not present & COVERED_BY_MASK[pos]:
+                after = (gone | 1 << pos, used, ranks[pos])
+                if after not in cost or cost[after] > draws:
+                    cost[after] = draws
+                    queue.appendleft(after)
+        if used < len(stock):
+            after = (gone, used + 1, stock[used])
+            if after not in cost or cost[after] > draws + 1:
+                cost[after] = draws + 1
+                queue.append(after)
+    return Verdict(False, None, most)
+
+
+def fixed_codes(count: int, rules: Rules) -> list[GameCode]:
+    """The bench's deals: the same ``count`` codes on every run, from a SplitMix64 seeded with 4."""
+    rng = SplitMix64(4)
+    return [GameCode.from_number(rng.below(CODE_SPACE), rules) for _ in range(count)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the reference verdicts of the fixed codes to a JSON file the tests compare against."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--deals", type=int, default=1000)
+    args = parser.parse_args(argv)
+    rows = []
+    for rules in Rules:
+        for n, code in enumerate(fixed_codes(args.deals, rules), start=1):
+            started = time.perf_counter()
+            verdict = reference_search(deal(code), rules)
+            seconds = time.perf_counter() - started
+            rows.append({"code": str(code), **asdict(verdict), "seconds": round(seconds, 4)})
+            print(f"\r{rules.name.lower()} {n}/{args.deals}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    args.output.write_text("[\n" + ",\n".join(json.dumps(row) for row in rows) + "\n]\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
