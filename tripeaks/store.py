@@ -178,6 +178,9 @@ class Store:
                 raise StaleVersion(record)
             game = record.game
             reply = perform(game, action)
+            if game.actions[record.version :] != (action,):
+                self._cache.pop(game_id, None)
+                raise RuntimeError(f"perform did not apply exactly {action}")
             try:
                 with self._transaction() as db:
                     db.execute(

@@ -1,0 +1,145 @@
+"""Statistics: which games count, streaks, scores, per rules and per player, and reset."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
+
+from tripeaks.codes import GameCode
+from tripeaks.game import DRAW, Game
+from tripeaks.rules import Rules
+from tripeaks.stats import recent, summarize
+from tripeaks.store import Result
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with api(tmp_path / "games.db") as c:
+        yield c
+
+
+def result(outcome: str, score: int = 500, rules: str = "E") -> Result:
+    return Result(GameCode.parse(f"TP1-{rules}-AAAAAAA"), outcome, score, 0.0)
+
+
+def test_streaks_count_consecutive_wins() -> None:
+    games = [result(o) for o in ("won", "won", "lost", "won", "won", "won", "lost", "won")]
+    stats = summarize(games, Rules.EASY)
+    assert (stats.played, stats.won) == (8, 6)
+    assert stats.win_rate == 0.75
+    assert (stats.current_streak, stats.best_streak) == (1, 3)
+
+
+def test_scores_and_empty_statistics() -> None:
+    games = [result("won", 760), result("lost", 480), result("won", 749), result("won", 700, "C")]
+    easy = summarize(games, Rules.EASY)
+    assert easy.best_score == 760 and easy.average_winning_score == 754.5
+    classic = summarize(games, Rules.CLASSIC)
+    assert (classic.played, classic.best_score, classic.average_winning_score) == (1, 700, 700.0)
+    empty = summarize([], Rules.EASY)
+    assert (empty.played, empty.win_rate, empty.best_score) == (0, 0.0, None)
+    assert empty.average_winning_score is None
+    assert recent(games, 2) == [games[3], games[2]]
+
+
+def win(client: TestClient) -> dict[str, Any]:
+    return play_line(client, new_game(client, WIN_CODE), winning_line())[-1]
+
+
+def get_stuck(client: TestClient) -> dict[str, Any]:
+    state = new_game(client, STUCK_CODE)
+    return play_line(client, state, [DRAW] * 23)[-1]
+
+
+def test_a_win_counts_at_once(client: TestClient) -> None:
+    final = win(client)
+    stats = client.get("/api/stats").json()
+    assert stats["easy"] == {
+        "played": 1,
+        "won": 1,
+        "win_rate": 1.0,
+        "current_streak": 1,
+        "best_streak": 1,
+        "best_score": final["score"],
+        "average_winning_score": float(final["score"]),
+    }
+    assert stats["classic"]["played"] == 0
+    assert [(r["code"], r["outcome"], r["score"]) for r in stats["recent"]] == [
+        (WIN_CODE, "won", final["score"])
+    ]
+    new_game(client)
+    assert client.get("/api/stats").json()["easy"]["played"] == 1
+
+
+def test_stuck_then_left_is_a_loss(client: TestClient) -> None:
+    stuck = get_stuck(client)
+    assert client.get("/api/stats").json()["easy"]["played"] == 0
+    new_game(client)
+    stats = client.get("/api/stats").json()
+    assert (stats["easy"]["played"], stats["easy"]["won"]) == (1, 0)
+    assert stats["recent"][0] | {"finished_at": None} == {
+        "code": STUCK_CODE,
+        "rules": "easy",
+        "outcome": "lost",
+        "score": stuck["score"],
+        "finished_at": None,
+    }
+
+
+def test_abandoned_after_a_move_is_a_loss_untouched_is_not_counted(client: TestClient) -> None:
+    new_game(client)
+    new_game(client)
+    assert client.get("/api/stats").json()["easy"]["played"] == 0
+    state = new_game(client, "TP1-C-AAAAAAB")
+    send(client, state, DRAW)
+    new_game(client)
+    stats = client.get("/api/stats").json()
+    assert stats["classic"]["played"] == 1 and stats["classic"]["won"] == 0
+    assert stats["easy"]["played"] == 0
+
+
+def test_streaks_over_the_api_and_reset(client: TestClient) -> None:
+    win(client)
+    win(client)
+    get_stuck(client)
+    win(client)
+    new_game(client)
+    stats = client.get("/api/stats").json()["easy"]
+    assert (stats["played"], stats["won"]) == (4, 3)
+    assert (stats["current_streak"], stats["best_streak"]) == (1, 2)
+    assert stats["win_rate"] == 0.75
+    recent_outcomes = [r["outcome"] for r in client.get("/api/stats").json()["recent"]]
+    assert recent_outcomes == ["won", "lost", "won", "won"]
+    reply = client.delete("/api/stats")
+    assert reply.status_code == 204
+    after = client.get("/api/stats").json()
+    assert after["easy"]["played"] == 0 and after["recent"] == []
+
+
+def test_each_player_sees_only_their_own(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    with api(db) as alice, api(db) as bob:
+        win(alice)
+        assert bob.get("/api/stats").json()["easy"]["played"] == 0
+        new_game(bob)
+        bob.delete("/api/stats")
+        assert alice.get("/api/stats").json()["easy"]["won"] == 1
+        alice.cookies.clear()
+        assert alice.get("/api/stats").json()["easy"]["played"] == 0
+
+
+def test_a_game_is_counted_once_even_if_taken_up_again(client: TestClient) -> None:
+    state = new_game(client, WIN_CODE)
+    line = winning_line()
+    state = send(client, state, line[0]).json()
+    new_game(client)
+    rest = play_line(client, state, line[1:])
+    assert rest[-1]["status"] == "won"
+    stats = client.get("/api/stats").json()["easy"]
+    assert (stats["played"], stats["won"]) == (1, 0)
+    assert Game.replay(WIN_CODE, line).is_won
