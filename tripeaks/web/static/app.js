@@ -350,15 +350,8 @@ function enqueue(task) {
 
 function afterAction(next) {
   render(next, { animate: true });
-  const parts = [];
-  if (next.last && next.last.announcement) parts.push(next.last.announcement);
-  if (next.status === "stuck") {
-    parts.push(t("status.stuck"));
-    const line = resultLine(next);
-    if (line) parts.push(line);
-  }
-  if (next.status === "won") parts.push(t("web.announce.won", { score: next.score }));
-  if (parts.length) announce(parts.join(" "));
+  // The server's sentence already says what turned over, and a win or a stuck game.
+  if (next.last && next.last.announcement) announce(next.last.announcement);
 }
 
 async function act(kind, extra = {}) {
@@ -399,7 +392,14 @@ function undo() {
 async function hint() {
   if (!state || !state.id) return;
   const { status, data } = await api("GET", `/api/games/${state.id}/hint`);
-  if (status !== 200 || !data) return;
+  if (status !== 200 || !data) {
+    const message = data && data.error && data.error.message;
+    if (message) {
+      toast(message);
+      announce(message);
+    }
+    return;
+  }
   for (const el of $$(".hinted")) el.classList.remove("hinted");
   const action = data.action;
   let el = null;

@@ -1,0 +1,122 @@
+"""Browser tests: uvicorn in a thread on a free port, Debian's chromium through Playwright.
+
+Each xdist worker starts one server (on its own temporary database) and one browser; every test gets a
+fresh browser context, so a fresh player cookie and a fresh localStorage.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tripeaks.web.app import create_app
+
+    app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+    """Open the app in a fresh context: ``new_page(width=, height=, scheme=, locale=, motion=, code=)``."""
+    contexts: list[BrowserContext] = []
+
+    def open_page(
+        width: int = 1280,
+        height: int = 800,
+        scheme: str = "light",
+        locale: str = "en-US",
+        motion: str = "reduce",
+        code: str | None = None,
+        settings: dict[str, str] | None = None,
+        touch: bool = False,
+    ) -> Page:
+        context = browser.new_context(
+            base_url=base_url,
+            viewport={"width": width, "height": height},
+            color_scheme=scheme,  # type: ignore[arg-type]
+            locale=locale,
+            reduced_motion=motion,  # type: ignore[arg-type]
+            has_touch=touch,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        stored: dict[str, Any] = dict(settings or {})
+        if code is not None:
+            reply = context.request.post("/api/games", data={"code": code})
+            assert reply.status == 201, reply.text()
+            stored["tripeaks.game"] = reply.json()["id"]
+        if stored:
+            lines = "".join(
+                f"localStorage.setItem({key!r}, {value!r});" for key, value in stored.items()
+            )
+            context.add_init_script(
+                f"if (!sessionStorage.getItem('seeded')) {{{lines}"
+                "sessionStorage.setItem('seeded', '1');}"
+            )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors  # type: ignore[attr-defined]
+        page.goto("/")
+        page.wait_for_selector("body[data-ready]")
+        return page
+
+    yield open_page
+    for context in contexts:
+        for page in context.pages:
+            assert not getattr(page, "errors", []), page.errors  # type: ignore[attr-defined]
+        context.close()

@@ -1,0 +1,98 @@
+"""What the browser tests share: the engine's view of a deal, and how a player drives the page."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+from tripeaks.describe import card_name
+from tripeaks.game import Action, ActionKind, Game
+
+WIN_CODE = "TP1-E-AAAAAAC"
+"""A deal the tests win; its winning line comes from the solver (or a small search without it)."""
+EXAMPLE_CODE = "TP1-E-AAAAAAB"
+STUCK_CODE = "TP1-C-AAAAAAH"
+"""Drawing all 23 stock cards of this deal, playing nothing, leaves no possible move."""
+
+
+def winning_line(code: str) -> list[Action]:
+    try:
+        from tripeaks.solver import solve
+    except ImportError:
+        return _search_win(Game.new(code))
+    solution = solve(code)
+    assert solution.winnable
+    return list(solution.line)
+
+
+def _search_win(game: Game, budget: int = 200_000) -> list[Action]:
+    failed: set[tuple[int, int, int]] = set()
+    line: list[Action] = []
+    left = [budget]
+
+    def search() -> bool:
+        if game.is_won:
+            return True
+        key = (game.present, game.drawn, game.discard_top.rank)
+        if key in failed or left[0] <= 0:
+            return False
+        left[0] -= 1
+        for action in list(game.legal_moves()):
+            game.apply(action)
+            line.append(action)
+            if search():
+                return True
+            line.pop()
+            game.undo()
+        failed.add(key)
+        return False
+
+    assert search(), "no win found"
+    return line
+
+
+def name_at(code: str, actions: list[Action], pos: int, lang: str = "en") -> str:
+    """The accessible name the page must give the card at ``pos`` after ``actions``."""
+    game = Game.replay(code, actions)
+    card = game.card_at(pos)
+    assert card is not None and game.is_face_up(pos)
+    return card_name(card, lang)
+
+
+def card(page: Page, name: str) -> Locator:
+    return page.locator("#tableau").get_by_role("button", name=name, exact=True)
+
+
+def stock(page: Page) -> Locator:
+    return page.locator("#stock")
+
+
+def moves(page: Page) -> Locator:
+    return page.locator("#moves")
+
+
+def live(page: Page) -> Locator:
+    return page.locator("#live")
+
+
+def toast(page: Page) -> Locator:
+    return page.locator("#toast")
+
+
+def click_line(page: Page, code: str, line: list[Action], start: int = 0) -> None:
+    """Play ``line`` by clicking cards by their accessible names and the stock."""
+    done: list[Action] = []
+    for n, action in enumerate(line, start=start + 1):
+        if action.kind is ActionKind.DRAW:
+            stock(page).click()
+        else:
+            assert action.pos is not None
+            card(page, name_at(code, done, action.pos)).click()
+        done.append(action)
+        expect(moves(page)).to_have_text(str(n))
+
+
+def open_settings(page: Page) -> Locator:
+    page.locator("#tools").get_by_role("button", name="Settings").click()
+    dialog = page.locator("#dlg-settings")
+    expect(dialog).to_be_visible()
+    return dialog
