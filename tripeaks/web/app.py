@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 
 from tripeaks import stats as statistics
 from tripeaks.codes import GameCode, InvalidCode
@@ -91,6 +92,11 @@ def _layout() -> LayoutOut:
     )
 
 
+def _json(model: BaseModel, status: int = 200) -> Response:
+    """Serialize once; FastAPI would otherwise validate the finished model a second time."""
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
 def _with_result(state: GameState) -> GameState:
     """Add the solver's verdict on the deal once the game is over (outside the store's lock)."""
     if state.status != Status.PLAYING.value and state.result is None:
@@ -162,10 +168,10 @@ def create_app(db_path: str | Path) -> FastAPI:
     def catalog(lang: Lang) -> CatalogOut:
         return CatalogOut(lang=lang, messages=messages(lang), plural="n != 1")
 
-    @app.post("/api/games", status_code=201, responses=_ERRORS)
+    @app.post("/api/games", status_code=201, response_model=GameState, responses=_ERRORS)
     def new_game(
-        request: Request, response: Response, body: NewGameIn | None = None, lang: LangQuery = "en"
-    ) -> GameState:
+        request: Request, body: NewGameIn | None = None, lang: LangQuery = "en"
+    ) -> Response:
         body = body or NewGameIn()
         rules = Rules[body.rules.upper()]
         if body.code is not None and body.code.strip():
@@ -179,29 +185,32 @@ def create_app(db_path: str | Path) -> FastAPI:
         else:
             code = GameCode.random(rules)
         player = _player(request)
+        fresh = player is None
         if player is None:
             player = new_id()
+        record = store.create(player, code)
+        response = _json(game_state(record.game, lang, game_id=record.id), 201)
+        if fresh:
             response.set_cookie(
                 COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict"
             )
-        record = store.create(player, code)
-        return game_state(record.game, lang, game_id=record.id)
+        return response
 
-    @app.get("/api/games/{game_id}", responses=_GAME_ERRORS)
-    def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> GameState:
-        return current(game_id, _player(request), lang)
+    @app.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
+    def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
+        return _json(current(game_id, _player(request), lang))
 
-    @app.post("/api/games/{game_id}/play", responses=_ACTION_ERRORS)
-    def play(request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en") -> GameState:
-        return act(request, game_id, Action.play(body.pos), body, lang)
+    @app.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
+    def play(request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en") -> Response:
+        return _json(act(request, game_id, Action.play(body.pos), body, lang))
 
-    @app.post("/api/games/{game_id}/draw", responses=_ACTION_ERRORS)
-    def draw(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> GameState:
-        return act(request, game_id, DRAW, body, lang)
+    @app.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
+    def draw(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+        return _json(act(request, game_id, DRAW, body, lang))
 
-    @app.post("/api/games/{game_id}/undo", responses=_ACTION_ERRORS)
-    def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> GameState:
-        return act(request, game_id, UNDO, body, lang)
+    @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
+    def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+        return _json(act(request, game_id, UNDO, body, lang))
 
     @app.get(
         "/api/games/{game_id}/hint",

@@ -1,14 +1,20 @@
-"""The solver behind hints, ``result`` and winnable deals, imported lazily.
+"""The solver behind hints, ``result`` and winnable deals, kept off the request path.
 
-The rest of the app works without ``tripeaks.solver``; these helpers answer ``None`` until it exists.
-Results of whole deals are cached per code: a deal's answer never changes.
+A whole deal can take the solver a second or more, so searches run in worker processes (the GIL
+would otherwise stall every other player's request). A deal's verdict never changes, so it is
+computed once per code in the background as soon as a game is over, and ``result`` stays null until
+it is known. ``tripeaks.solver`` is imported lazily: without it the rest of the app still works.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import multiprocessing
 import threading
-from functools import lru_cache
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from tripeaks.codes import GameCode
@@ -16,42 +22,131 @@ from tripeaks.game import Action, Game
 from tripeaks.rules import Rules
 from tripeaks.web.models import ResultOut
 
-_lock = threading.Lock()
+WORKERS = 2
+PENDING_MAX = 16
+"""Deals waiting for a verdict; beyond this a finished game simply gets its result later."""
+HINT_TIMEOUT = 20.0
+_RETRY = 30.0
+"""Seconds between two looks for a missing solver: a failed import costs tens of milliseconds."""
+
+_lock = threading.RLock()
+"""Reentrant: a future that is already done runs its callback at once, under the lock."""
+_pool: ProcessPoolExecutor | None = None
+_results: dict[str, ResultOut] = {}
+_pending: dict[str, Future[tuple[bool, int | None]]] = {}
+_missing_since: float | None = None
 
 
 def _solver() -> Any:
+    global _missing_since
+    if _missing_since is not None and time.monotonic() - _missing_since < _RETRY:
+        return None
     try:
-        return importlib.import_module("tripeaks.solver")
+        module = importlib.import_module("tripeaks.solver")
     except ImportError:
+        _missing_since = time.monotonic()
         return None
+    _missing_since = None
+    return module
 
 
-@lru_cache(maxsize=4096)
-def _deal_result(code: str) -> ResultOut | None:
-    solver = _solver()
-    if solver is None:
-        return None
-    solution = solver.solve(GameCode.parse(code))
+def available() -> bool:
+    return _solver() is not None
+
+
+def _executor() -> ProcessPoolExecutor:
+    """One pool for the whole process, started on first use (spawned: the server has threads)."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
+            atexit.register(shutdown)
+        return _pool
+
+
+def shutdown() -> None:
+    """Stop the worker processes; the next search starts new ones."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+        _pending.clear()
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+# In the worker processes --------------------------------------------------------------------
+
+
+def _solve_deal(code: str) -> tuple[bool, int | None]:
+    solution = importlib.import_module("tripeaks.solver").solve(GameCode.parse(code))
     best = int(solution.final_score) if solution.winnable else None
-    return ResultOut(winnable=bool(solution.winnable), best_score=best)
+    return bool(solution.winnable), best
+
+
+def _hint(code: str, actions: tuple[str, ...]) -> str | None:
+    action = importlib.import_module("tripeaks.solver").hint(Game.replay(code, actions))
+    return None if action is None else str(action)
+
+
+# In the server ------------------------------------------------------------------------------
 
 
 def deal_result(code: GameCode) -> ResultOut | None:
-    """Was the deal winnable from its start under its rules, and with what best score?"""
+    """The deal's verdict from its start under its rules if known; otherwise start working on it."""
+    key = str(code)
     with _lock:
-        return _deal_result(str(code))
+        known = _results.get(key)
+        if known is not None:
+            return known
+        future = _pending.get(key)
+        if future is None:
+            if len(_pending) >= PENDING_MAX or not available():
+                return None
+            future = _executor().submit(_solve_deal, key)
+            _pending[key] = future
+            future.add_done_callback(lambda done: _settle(key, done))
+            return None
+    return None
+
+
+def _settle(key: str, future: Future[tuple[bool, int | None]]) -> None:
+    with _lock:
+        _pending.pop(key, None)
+        if future.cancelled() or future.exception() is not None:
+            return
+        winnable, best = future.result()
+        _results[key] = ResultOut(winnable=winnable, best_score=best)
+
+
+def wait_for_result(code: GameCode, timeout: float) -> ResultOut | None:
+    """The verdict, waiting for it at most ``timeout`` seconds (tests and tools)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = deal_result(code)
+        if found is not None:
+            return found
+        time.sleep(0.02)
+    return None
 
 
 def hint(game: Game) -> tuple[bool, Action | None] | None:
-    """(winnable from here, the move to make) or None without a solver."""
-    solver = _solver()
-    if solver is None:
+    """(winnable from here, the first move of a best win), or None without a solver."""
+    if not available() or game.code is None:
         return None
-    action: Action | None = solver.hint(game)
+    future = _executor().submit(_hint, str(game.code), tuple(map(str, game.actions)))
+    try:
+        text = future.result(timeout=HINT_TIMEOUT)
+    except FutureTimeout:
+        future.cancel()
+        return None
+    except Exception:  # a broken worker: no hint this time, the game itself is unharmed
+        return None
+    action = None if text is None else Action.parse(text)
     return action is not None, action
 
 
 def winnable_code(rules: Rules) -> GameCode | None:
+    """A random deal proved winnable under ``rules`` (the solver stops at the first win: quick)."""
     solver = _solver()
     if solver is None:
         return None

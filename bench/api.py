@@ -1,0 +1,155 @@
+"""Round-trip time of play/draw/undo over real HTTP on loopback, and the bytes of a first page load.
+
+Starts the real server (``python -m tripeaks serve``) on a temporary SQLite file, plays whole games
+with one keep-alive connection, and prints p50/p99 per action kind. Targets: p50 < 5 ms,
+p99 < 20 ms; first page load < 150 KB. Prints figures only; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urljoin
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(db: Path) -> Iterator[str]:
+    """The real server as a child process on loopback; yields its base URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "tripeaks", "serve", "--no-browser"]
+    command += ["--port", str(port), "--db", str(db)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx.get(base + "/api/layout", timeout=1.0)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def play_games(base: str, games: int) -> dict[str, list[float]]:
+    """Whole games: the first playable card, else a draw, with an undo now and then."""
+    times: dict[str, list[float]] = {"play": [], "draw": [], "undo": []}
+    with httpx.Client(base_url=base, timeout=10.0) as client:
+        for g in range(games):
+            state = client.post("/api/games", json={}).json()
+            for step in range(200):
+                if state["status"] != "playing":
+                    break
+                kind, body = next_action(state, step)
+                started = time.perf_counter()
+                reply = client.post(f"/api/games/{state['id']}/{kind}", json=body)
+                times[kind].append(time.perf_counter() - started)
+                if reply.status_code == 200:
+                    state = reply.json()
+                elif reply.status_code == 422 and reply.json().get("state"):
+                    state = reply.json()["state"]
+                else:
+                    raise SystemExit(f"game {g}: {kind} got {reply.status_code} {reply.text}")
+    return times
+
+
+def next_action(state: dict, step: int) -> tuple[str, dict]:  # type: ignore[type-arg]
+    body: dict[str, int] = {"version": state["version"]}
+    if state["can_undo"] and step % 7 == 6:
+        return "undo", body
+    top = state["discard"]["rank"]
+    for slot in state["tableau"]:
+        card = slot["card"]
+        if card and (abs(card["rank"] - top) in (1, 12)):
+            return "play", {**body, "pos": slot["pos"]}
+    if state["stock_size"]:
+        return "draw", body
+    return "undo", body
+
+
+def page_bytes(base: str) -> tuple[int, list[tuple[str, int]]]:
+    """GET / and every asset it references (scripts, styles, icons, fonts, imports), once each."""
+    seen: dict[str, int] = {}
+    todo = [base + "/"]
+    with httpx.Client(timeout=10.0) as client:
+        while todo:
+            url = todo.pop()
+            if url in seen or not url.startswith(base):
+                continue
+            reply = client.get(url)
+            seen[url] = len(reply.content) if reply.status_code == 200 else 0
+            kind = reply.headers.get("content-type", "")
+            if reply.status_code != 200 or not any(
+                t in kind for t in ("html", "css", "javascript", "json")
+            ):
+                continue
+            for ref in re.findall(
+                r"""(?:src|href)=["']([^"'#]+)["']|url\(["']?([^)"'#]+)["']?\)"""
+                r"""|(?:import|from)\s*\(?\s*["']([^"']+\.m?js)["']""",
+                reply.text,
+            ):
+                target = next(r for r in ref if r)
+                if target.startswith(("data:", "http:", "https:", "mailto:")):
+                    continue
+                todo.append(urljoin(url, target))
+    return sum(seen.values()), sorted(
+        ((u.removeprefix(base), n) for u, n in seen.items()), key=lambda x: -x[1]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "bench.db") as base:
+        play_games(base, 2)  # warm-up
+        times = play_games(base, args.games)
+        total, assets = page_bytes(base)
+    print(f"API round trips over loopback HTTP, SQLite store, {args.games} games:")
+    everything: list[float] = []
+    for kind, values in times.items():
+        everything += values
+        if values:
+            print(
+                f"  {kind:5} n={len(values):5}  p50 {percentile(values, 0.5) * 1e3:6.2f} ms"
+                f"  p99 {percentile(values, 0.99) * 1e3:6.2f} ms"
+            )
+    print(
+        f"  all   n={len(everything):5}  p50 {percentile(everything, 0.5) * 1e3:6.2f} ms"
+        f"  p99 {percentile(everything, 0.99) * 1e3:6.2f} ms  (targets: p50 < 5, p99 < 20)"
+        f"  mean {statistics.mean(everything) * 1e3:.2f} ms"
+    )
+    print(f"First page load: {total} bytes = {total / 1024:.1f} KB (target < 150 KB)")
+    for path, size in assets:
+        print(f"  {size:8}  {path}")
+
+
+if __name__ == "__main__":
+    main()

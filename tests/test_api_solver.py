@@ -1,0 +1,78 @@
+"""Hints, winnable deals and the deal's verdict once a game is over, through the API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
+
+from tripeaks import solver
+from tripeaks.game import DRAW, Action, Game
+from tripeaks.rules import Rules
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with api(tmp_path / "games.db") as c:
+        yield c
+
+
+def result_of(client: TestClient, game_id: str) -> dict[str, Any]:
+    """The game's ``result``, once the background solver has it (bounded wait)."""
+    for _ in range(300):
+        state = client.get(f"/api/games/{game_id}").json()
+        if state["result"] is not None:
+            found: dict[str, Any] = state["result"]
+            return found
+        time.sleep(0.05)
+    raise AssertionError("no result within 15 s")
+
+
+def test_a_won_game_gets_the_deals_best_score(client: TestClient) -> None:
+    state = new_game(client, WIN_CODE)
+    final = play_line(client, state, winning_line())[-1]
+    result = result_of(client, state["id"])
+    best = solver.solve(WIN_CODE)
+    assert result == {"winnable": True, "best_score": best.final_score}
+    assert result["best_score"] >= final["score"]
+
+
+def test_a_playing_game_has_no_result(client: TestClient) -> None:
+    state = new_game(client, WIN_CODE)
+    assert client.get(f"/api/games/{state['id']}").json()["result"] is None
+
+
+def test_the_first_hint_starts_a_win(client: TestClient) -> None:
+    state = new_game(client, WIN_CODE, "fi")
+    hint = client.get(f"/api/games/{state['id']}/hint?lang=fi").json()
+    assert hint["winnable"] is True
+    action = Action.play(hint["action"]["pos"]) if hint["action"]["kind"] == "play" else DRAW
+    game = Game.new(WIN_CODE)
+    game.apply(action)
+    assert solver.is_winnable(game)
+    assert hint["message"].startswith("Vihje: ")
+    assert send(client, state, action).status_code == 200
+
+
+def test_hints_in_a_stuck_and_a_won_game(client: TestClient) -> None:
+    stuck = play_line(client, new_game(client, STUCK_CODE, "ca"), [DRAW] * 23)[-1]
+    hint = client.get(f"/api/games/{stuck['id']}/hint?lang=ca").json()
+    assert hint["winnable"] is False and hint["action"] is None
+    assert hint["message"].startswith("Des d'aquí cap moviment")
+    won = play_line(client, new_game(client, WIN_CODE), winning_line())[-1]
+    hint = client.get(f"/api/games/{won['id']}/hint").json()
+    assert hint == {"winnable": True, "action": None, "message": "The game is already won."}
+
+
+@pytest.mark.parametrize("rules", ["easy", "classic"])
+def test_winnable_only_deals_can_be_won(client: TestClient, rules: str) -> None:
+    reply = client.post("/api/games", json={"rules": rules, "winnable_only": True})
+    assert reply.status_code == 201
+    code = reply.json()["code"]
+    assert reply.json()["rules"] == rules
+    assert solver.is_winnable(code, Rules[rules.upper()])
