@@ -882,7 +882,9 @@ function nearest(rect, candidates) {
 
 /** The board control in a direction, in the peaks' geometry as drawn from the layout's x/y. */
 function neighbour(from, direction) {
-  const c = centre(from.getBoundingClientRect());
+  const box = from.getBoundingClientRect();
+  const c = centre(box);
+  const tolerance = box.height * 0.25;
   let best = null;
   let bestScore = Infinity;
   for (const el of boardControls()) {
@@ -897,7 +899,10 @@ function neighbour(from, direction) {
     else if (direction === "ArrowDown") [along, across] = [dy, dx];
     else [along, across] = [-dy, dx];
     if (along <= 2) continue;
-    const score = along + 2.5 * Math.abs(across);
+    // Sideways keys stay in a row; up and down go to the nearest row, then the nearest card in it.
+    const vertical = direction === "ArrowUp" || direction === "ArrowDown";
+    const otherRow = Math.abs(across) > tolerance ? 10000 : 0;
+    const score = vertical ? 2 * along + Math.abs(across) : otherRow + along + 2.5 * Math.abs(across);
     if (score < bestScore) {
       bestScore = score;
       best = el;
@@ -906,8 +911,30 @@ function neighbour(from, direction) {
   return best;
 }
 
+/** Keep Tab inside an open window: from its last control back to its first, and the other way. */
+function trapTab(event, dialog) {
+  const controls = $$("button, input, select, textarea, a[href], [tabindex='0']", dialog).filter(
+    (el) => !el.disabled && !el.hidden && el.getClientRects().length,
+  );
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !dialog.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 function onKey(event) {
-  if ($("dialog[open]")) return;
+  const dialogs = $$("dialog[open]");
+  if (dialogs.length) {
+    if (event.key === "Tab") trapTab(event, dialogs[dialogs.length - 1]);
+    return;
+  }
   const target = event.target;
   if (target && (target.matches("input, select, textarea") || target.isContentEditable)) return;
   const key = event.key;
