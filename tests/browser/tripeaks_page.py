@@ -78,17 +78,19 @@ def toast(page: Page) -> Locator:
     return page.locator("#toast")
 
 
-def click_line(page: Page, code: str, line: list[Action], start: int = 0) -> None:
-    """Play ``line`` by clicking cards by their accessible names and the stock."""
-    done: list[Action] = []
-    for n, action in enumerate(line, start=start + 1):
+def click_line(
+    page: Page, code: str, line: list[Action], before: list[Action] | None = None
+) -> None:
+    """Play ``line`` (after ``before``) by clicking cards by their accessible names and the stock."""
+    done: list[Action] = list(before or [])
+    for action in line:
         if action.kind is ActionKind.DRAW:
             stock(page).click()
         else:
             assert action.pos is not None
             card(page, name_at(code, done, action.pos)).click()
         done.append(action)
-        expect(moves(page)).to_have_text(str(n))
+        expect(moves(page)).to_have_text(str(len(done)))
 
 
 def open_settings(page: Page) -> Locator:

@@ -1,0 +1,106 @@
+"""axe-core finds nothing on any screen in either theme; the help is complete in every language."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+from tripeaks_page import EXAMPLE_CODE, card, moves
+
+from tripeaks.i18n import messages
+
+SECTIONS = [
+    "rules",
+    "scoring",
+    "undo",
+    "codes",
+    "choices",
+    "variants",
+    "example",
+    "keys",
+    "sources",
+]
+AXE = Axe()
+
+
+def no_violations(page: Page, screen: str) -> None:
+    page.wait_for_timeout(50)
+    results = AXE.run(page)
+    assert results.violations_count == 0, f"{screen}:\n{results.generate_report()}"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_violation_on_any_screen(new_page, theme, artifacts):
+    page = new_page(code=EXAMPLE_CODE, scheme=theme, settings={"tripeaks.theme": theme})
+    card(page, "king of clubs").click()
+    expect(moves(page)).to_have_text("1")
+    no_violations(page, "game")
+    tools = page.locator("#tools")
+    for action, dialog in (
+        ("new", "#dlg-new"),
+        ("settings", "#dlg-settings"),
+        ("stats", "#dlg-stats"),
+        ("help", "#dlg-help"),
+    ):
+        tools.locator(f"[data-action='{action}']").click()
+        expect(page.locator(dialog)).to_be_visible()
+        if action == "help":
+            expect(page.locator("#help-example figure")).to_have_count(2)
+        page.screenshot(path=artifacts / f"dialog-{action}-{theme}.png")
+        no_violations(page, action)
+        page.keyboard.press("Escape")
+        expect(page.locator(dialog)).to_be_hidden()
+    page.keyboard.press("h")
+    page.locator("#tableau").get_by_role("button", name="hidden card").first.click()
+    expect(page.locator("#toast")).to_be_visible()
+    no_violations(page, "game with a hint and an error hint")
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "ca"])
+def test_the_help_has_every_section_in_every_language(new_page, lang, artifacts):
+    words = messages(lang)
+    page = new_page(code=EXAMPLE_CODE, settings={"tripeaks.lang": lang})
+    page.keyboard.press("?")
+    help_ = page.locator("#dlg-help")
+    expect(help_).to_be_visible()
+    expect(help_.get_by_role("heading", level=2)).to_have_text(words["help.title"])
+    for name in SECTIONS:
+        section = help_.locator(f"#help-{name}")
+        title = words[f"help.{name}.title"]
+        expect(section.get_by_role("heading", name=title, exact=True)).to_be_visible()
+        assert len(section.inner_text()) > 150, name
+    scoring = help_.locator("#help-scoring table")
+    expect(scoring.locator("tbody tr")).to_have_count(3)
+    expect(scoring).to_contain_text("+100")
+    expect(help_.locator("#help-keys kbd")).to_have_count(9)
+    figures = help_.locator("#help-example figure")
+    expect(figures).to_have_count(2)
+    expect(figures.nth(1).locator(".tableau .card:not([hidden])")).to_have_count(25)
+    expect(figures.nth(1).locator(".tableau .card:not([hidden]):not(.back)")).to_have_count(8)
+    expect(help_.locator("#help-sources li")).to_have_count(5)
+    spec = {
+        "en": [
+            "Value must be one higher or lower",
+            "This card is locked",
+            "No more possible moves",
+        ],
+        "fi": ["Arvon on oltava yhtä suurempi tai pienempi", "Tämä kortti on lukittu"],
+        "ca": [
+            "Ha de tenir un valor immediatament superior o inferior",
+            "Aquesta carta està bloquejada",
+        ],
+    }[lang]
+    for words_of_spec in spec:
+        expect(help_.locator("#help-rules")).to_contain_text(words_of_spec)
+    help_.screenshot(path=artifacts / f"help-{lang}.png")
+
+
+def test_every_catalog_has_every_page_word():
+    keys = {lang: set(messages(lang)) for lang in ("en", "fi", "ca")}
+    page_words = {k for k in keys["en"] if k.startswith(("web.", "help."))}
+    assert page_words
+    for lang in ("fi", "ca"):
+        assert page_words <= keys[lang], sorted(page_words - keys[lang])
+    for lang in ("en", "fi", "ca"):
+        for key in page_words:
+            assert messages(lang)[key].strip(), (lang, key)
