@@ -84,8 +84,8 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
         return error_response(405, "method_not_allowed", _("error.method_not_allowed"))
     if exc.status_code == 413:
         return error_response(413, "body_too_large", _("error.body_too_large"))
-    if exc.status_code < 500:
-        return error_response(exc.status_code, "bad_request", _("error.bad_request", field="-"))
+    if exc.status_code < 500:  # a body that is not even text: as bad as invalid JSON
+        return error_response(422, "bad_request", _("error.bad_request", field="body"))
     return error_response(exc.status_code, "server_error", _("error.server"))
 
 

@@ -1,0 +1,124 @@
+"""schemathesis against the app's own OpenAPI schema: no 5xx, replies as documented, clear 4xx.
+
+Four tests (valid and invalid data, each over half of the operations, so pytest-xdist can spread
+them) together send well over 1,000 generated requests. Half of the requests on a game go to a real game of the caller, often with its
+current version, so plays, draws and undos are really tried and not only refused as unknown.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tripeaks.web.app import create_app
+
+EXAMPLES = 65
+"""Generated cases per operation and mode; small operations run out of distinct cases sooner."""
+MINIMUM = 250
+"""Requests each test must have sent (four tests: over 1,000 in all)."""
+SHARES = 2
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+def error_has_a_message(response: Any) -> None:
+    """Every 4xx is docs/api.md's Error with a sentence for the player."""
+    if 400 <= response.status_code < 500:
+        body = response.json()
+        assert isinstance(body["error"]["reason"], str) and body["error"]["reason"]
+        assert isinstance(body["error"]["message"], str) and body["error"]["message"].strip()
+
+
+class Target:
+    """The app on a temporary database, with one real game to aim at."""
+
+    def __init__(self, db: Path) -> None:
+        self.app = create_app(db)
+        self.client = TestClient(self.app)
+        self.client.__enter__()
+        state = self.client.post("/api/games", json={"code": "TP1-E-AAABUWI"}).json()
+        self.game_id: str = state["id"]
+        self.player = self.client.cookies["tripeaks_player"]
+        self.rng = random.Random(5)
+        self.schema = schemathesis.openapi.from_asgi("/openapi.json", self.app)
+
+    def aim(self, case: Any) -> None:
+        """Point half the game cases at the real game, with its version when the body has one."""
+        if "game_id" not in (case.path_parameters or {}) or self.rng.random() < 0.5:
+            return
+        if case.operation.path.endswith("/hint"):
+            return  # a real search per case would take most of the run; test_api_solver has it
+        case.path_parameters["game_id"] = self.game_id
+        case.cookies = {**(case.cookies or {}), "tripeaks_player": self.player}
+        if isinstance(case.body, dict) and self.rng.random() < 0.7:
+            current = self.client.get(f"/api/games/{self.game_id}").json()
+            case.body = {**case.body, "version": current["version"]}
+
+    def close(self) -> None:
+        self.client.__exit__(None, None, None)
+
+
+def run_mode(mode: GenerationMode, share: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Target(Path(tmp) / "schema.db")
+        sent = 0
+        checks = [*CHECKS, negative_data_rejection] if mode is GenerationMode.NEGATIVE else CHECKS
+        try:
+            operations = sorted(
+                (r.ok() for r in target.schema.get_all_operations()), key=lambda op: op.label
+            )
+            for operation in operations[share::SHARES]:
+                if operation.method.upper() == "DELETE" and mode is GenerationMode.NEGATIVE:
+                    continue
+
+                @given(case=operation.as_strategy(generation_mode=mode))
+                @settings(
+                    max_examples=EXAMPLES,
+                    deadline=None,
+                    database=None,
+                    derandomize=True,
+                    suppress_health_check=list(HealthCheck),
+                )
+                def check(case: Any) -> None:
+                    nonlocal sent
+                    target.aim(case)
+                    response = case.call_and_validate(checks=checks)
+                    error_has_a_message(response)
+                    sent += 1
+
+                try:
+                    check()
+                except Unsatisfiable:  # nothing about this operation can be made invalid
+                    continue
+        finally:
+            target.close()
+    return sent
+
+
+@pytest.mark.parametrize("share", range(SHARES))
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_generated_requests_get_documented_replies(mode: GenerationMode, share: int) -> None:
+    sent = run_mode(mode, share)
+    print(f"schemathesis {mode.value} share {share}: {sent} requests")
+    assert sent >= MINIMUM
