@@ -141,8 +141,8 @@ def test_reloading_continues_the_same_game(new_page):
     expect(card(page, "king of clubs")).to_have_count(0)
 
 
-def test_finnish_shows_the_words_of_the_specification(new_page):
-    page = new_page(code=STUCK_CODE)
+def test_finnish_shows_the_words_of_the_specification(new_page, artifacts):
+    page = new_page(code=STUCK_CODE, width=360, height=640)
     dialog = open_settings(page)
     dialog.get_by_role("combobox", name="Language").select_option("fi")
     expect(dialog.get_by_role("checkbox", name="Virheopastus")).to_be_visible()
@@ -171,6 +171,7 @@ def test_finnish_shows_the_words_of_the_specification(new_page):
     expect(live(page)).to_contain_text("Ei enää mahdollisia siirtoja")
     expect(notice.get_by_role("button", name="Kumoa")).to_be_enabled()
     expect(notice.get_by_role("button", name="Uusi peli")).to_be_visible()
+    page.screenshot(path=artifacts / "stuck-fi-360x640.png")
     notice.get_by_role("button", name="Kumoa").click()
     expect(notice).to_be_hidden()
     expect(page.locator("#score")).to_have_text(str(Game.replay(STUCK_CODE, [DRAW] * 22).score))
