@@ -5,6 +5,7 @@ from tripeaks.codes import Deal, GameCode, InvalidCode, deal
 from tripeaks.describe import card_name
 from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove, Reason, Slot, Status
 from tripeaks.rules import Rules
+from tripeaks.solver import Solution, solve
 
 __all__ = [
     "DRAW",
@@ -20,8 +21,10 @@ __all__ = [
     "Reason",
     "Rules",
     "Slot",
+    "Solution",
     "Status",
     "Suit",
     "card_name",
     "deal",
+    "solve",
 ]

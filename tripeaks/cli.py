@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
 
+    from tripeaks.solver_cli import add_commands
+
+    add_commands(commands)
+
     from tripeaks.web.serve import add_command as add_serve
 
     add_serve(commands)

@@ -1,0 +1,329 @@
+"""Exact search over a deal with every card known: can it be won, the best win, a hint.
+
+A position is three small numbers: the tableau cards still present (a 28-bit mask), how many stock
+cards have been drawn and the rank on top of the discard. The search is a depth-first search over
+those, packed into one int, with a table of positions already proved lost and one sound pruning rule:
+
+*A card needs a neighbour.* A tableau card of rank r can only be removed onto a discard of a rank next
+to r, and such a discard can only come from the current top, a stock card still to be drawn (within
+the draws allowed) or another tableau card of a neighbouring rank that does not lie under it. When none
+of those is left the card is playable now or never; two such cards, or one that is not free, lose.
+A card loses its last source only when a neighbouring rank is played or drawn, so the rule is checked
+for the neighbours of the new top after every move, and once in full at the root.
+
+The best win (fewest draws, which is the highest score) starts from any win and asks again for a win
+with one draw fewer than the best so far, reusing the lost positions: a position lost with more draws
+allowed is lost with fewer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tripeaks.codes import Deal, GameCode
+from tripeaks.game import DRAW, Action, Game
+from tripeaks.layout import (
+    COVERED_BY_MASK,
+    COVERS,
+    ROW_SIZES,
+    ROW_STARTS,
+    TABLEAU_SIZE,
+)
+from tripeaks.rules import Rules
+
+_DRAW = -1
+"""A draw on the search's path; a play is its position 0-27."""
+_NEVER = 99
+"""A stock index past any stock: no such card is left to draw."""
+
+
+def _uncovered_table(row: int) -> tuple[int, ...]:
+    """For each set of cards in row ``row + 1``, the positions of ``row`` no card lies over."""
+    below_start, below_size = ROW_STARTS[row], ROW_SIZES[row]
+    table = []
+    for bits in range(1 << below_size):
+        lying = bits << below_start
+        table.append(
+            sum(
+                1 << p
+                for p in range(ROW_STARTS[row - 1], ROW_STARTS[row - 1] + ROW_SIZES[row - 1])
+                if not lying & COVERED_BY_MASK[p]
+            )
+        )
+    return tuple(table)
+
+
+_BOTTOM = sum(1 << p for p in range(ROW_STARTS[3], TABLEAU_SIZE))
+_UNCOVERED_ROW3 = _uncovered_table(3)
+_UNCOVERED_ROW2 = _uncovered_table(2)
+_UNCOVERED_ROW1 = _uncovered_table(1)
+_ROW4_SHIFT, _ROW3_SHIFT, _ROW2_SHIFT = ROW_STARTS[3], ROW_STARTS[2], ROW_STARTS[1]
+_ROW3_BITS, _ROW2_BITS = (1 << ROW_SIZES[2]) - 1, (1 << ROW_SIZES[1]) - 1
+
+
+def free_mask(present: int) -> int:
+    """The cards present with none of their covering cards left (face up), as a mask."""
+    return present & (
+        _BOTTOM
+        | _UNCOVERED_ROW3[present >> _ROW4_SHIFT]
+        | _UNCOVERED_ROW2[(present >> _ROW3_SHIFT) & _ROW3_BITS]
+        | _UNCOVERED_ROW1[(present >> _ROW2_SHIFT) & _ROW2_BITS]
+    )
+
+
+def _under(pos: int) -> int:
+    """The positions lying under ``pos``, directly or through other cards."""
+    mask = 0
+    for q in COVERS[pos]:
+        mask |= 1 << q | _under(q)
+    return mask
+
+
+UNDER_MASK: tuple[int, ...] = tuple(_under(p) for p in range(TABLEAU_SIZE))
+"""UNDER_MASK[p]: cards that stay covered until the card at p is gone, so they cannot be its bridge."""
+
+
+def _bits(mask: int) -> list[int]:
+    return [p for p in range(TABLEAU_SIZE) if mask >> p & 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What the solver proved about a position.
+
+    ``line`` is a best win (fewest draws) from the position, empty when it cannot be won;
+    ``final_score`` is the engine's score after replaying it; ``max_removed`` counts every tableau
+    card gone at the best reachable point, those removed before the position included.
+    """
+
+    winnable: bool
+    line: tuple[Action, ...]
+    draws: int
+    final_score: int | None
+    max_removed: int
+
+
+class _Search:
+    """One deal under one rules, prepared as tables of ints for the search."""
+
+    def __init__(self, cards: Deal, rules: Rules) -> None:
+        self.ranks = tuple(card.rank for card in cards.tableau)
+        self.stock = tuple(card.rank for card in cards.stock)
+        self.neighbours = tuple(rules.neighbours(r) if r else () for r in range(14))
+        self.rank_mask = tuple(
+            sum(1 << p for p in range(TABLEAU_SIZE) if self.ranks[p] == r) for r in range(14)
+        )
+        self.fit_mask = tuple(
+            sum(1 << p for p in range(TABLEAU_SIZE) if r and rules.fits(self.ranks[p], r))
+            for r in range(14)
+        )
+        self.next_stock = tuple(
+            tuple(
+                next(
+                    (i for i in range(d, len(self.stock)) if r and rules.fits(self.stock[i], r)),
+                    _NEVER,
+                )
+                for d in range(len(self.stock) + 1)
+            )
+            for r in range(14)
+        )
+        self.stock_fits = tuple(
+            tuple(
+                sum(1 for i in range(d) if r and rules.fits(self.stock[i], r))
+                for d in range(len(self.stock) + 1)
+            )
+            for r in range(14)
+        )
+        """stock_fits[r][d]: how many of the first d stock cards fit on rank r."""
+        self.lost: set[int] = set()
+        self.lost_at: dict[int, int] = {}
+        """lost_at[present]: the fewest draws at which a position with these cards was lost; drawing
+        from it reaches every later draw count with the same cards, so those are lost too."""
+        """Positions (packed) proved lost with the most draws allowed so far."""
+
+    def needs(self, present: int, drawn: int, top: int, limit: int, ranks: tuple[int, ...]) -> int:
+        """Check that the cards of ``ranks`` can still find a discard to go on.
+
+        Every card played goes on a distinct predecessor of a neighbouring rank: the current top
+        (only if played now), a stock card drawn within ``limit``, or another tableau card that
+        does not lie under it. Returns -1 when some rank has too few, else the mask of cards one
+        of which must be played now on the top (0 when nothing is forced).
+        """
+        must = 0
+        free = -1
+        for r in ranks:
+            cards = present & self.rank_mask[r]
+            if not cards:
+                continue
+            from_stock = self.stock_fits[r][limit] - self.stock_fits[r][drawn]
+            sources = present & self.fit_mask[r]
+            spare = from_stock + sources.bit_count() - cards.bit_count()
+            if spare < -1:
+                return -1
+            lonely = 0
+            if not from_stock:
+                rest = cards
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    if not sources & ~UNDER_MASK[low.bit_length() - 1]:
+                        lonely |= low
+            if spare >= 0 and not lonely:
+                continue
+            if lonely & (lonely - 1) or must or r not in self.neighbours[top]:
+                return -1
+            if free < 0:
+                free = free_mask(present)
+            must = (lonely or cards) & free
+            if not must:
+                return -1
+        return must
+
+    def run(self, present: int, drawn: int, top: int, limit: int) -> list[int] | None:
+        """A winning path with at most ``limit`` stock cards drawn in all, or None."""
+        must = self.needs(present, drawn, top, limit, tuple(range(1, 14)))
+        if must < 0:
+            return None
+        path: list[int] = []
+        if self._dfs(present, drawn, top, limit, must, path):
+            return path
+        return None
+
+    def _dfs(
+        self, present: int, drawn: int, top: int, limit: int, must: int, path: list[int]
+    ) -> bool:
+        if not present:
+            return True
+        key = present | drawn << 28 | top << 33
+        if key in self.lost:
+            return False
+        moves = _bits(must or free_mask(present) & self.fit_mask[top])
+        for pos in moves:
+            rank = self.ranks[pos]
+            after = present & ~(1 << pos)
+            nxt = self.needs(after, drawn, rank, limit, self.neighbours[rank])
+            if nxt < 0:
+                continue
+            path.append(pos)
+            if self._dfs(after, drawn, rank, limit, nxt, path):
+                return True
+            path.pop()
+        if not must and drawn < limit and self.lost_at.get(present, _NEVER) > drawn:
+            rank = self.stock[drawn]
+            nxt = self.needs(present, drawn + 1, rank, limit, self.neighbours[rank])
+            if nxt >= 0:
+                path.append(_DRAW)
+                if self._dfs(present, drawn + 1, rank, limit, nxt, path):
+                    return True
+                path.pop()
+        self.lost.add(key)
+        if self.lost_at.get(present, _NEVER) > drawn:
+            self.lost_at[present] = drawn
+        return False
+
+    def most_removed(self, present: int, drawn: int, top: int) -> int:
+        """The fewest tableau cards left at any reachable position (for a lost deal)."""
+        seen: set[int] = set()
+        best = [bin(present).count("1")]
+        stock_size = len(self.stock)
+
+        def visit(present: int, drawn: int, top: int) -> None:
+            key = present | drawn << 28 | top << 33
+            if key in seen or not best[0]:
+                return
+            seen.add(key)
+            left = bin(present).count("1")
+            if left < best[0]:
+                best[0] = left
+            for pos in _bits(free_mask(present) & self.fit_mask[top]):
+                visit(present & ~(1 << pos), drawn, self.ranks[pos])
+            if drawn < stock_size:
+                visit(present, drawn + 1, self.stock[drawn])
+
+        visit(present, drawn, top)
+        return best[0]
+
+
+def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
+    if isinstance(game_or_code, Game):
+        return game_or_code
+    code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+    if rules is not None:
+        code = code.with_rules(rules)
+    return Game.new(code)
+
+
+def _actions(path: list[int]) -> tuple[Action, ...]:
+    return tuple(DRAW if step == _DRAW else Action.play(step) for step in path)
+
+
+def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
+    """The score the engine reports after playing ``line`` on a copy of ``game``."""
+    copy = Game(game.deal, game.rules, game.code)
+    copy.present, copy.drawn, copy.discard = game.present, game.drawn, list(game.discard)
+    copy.score, copy.moves = game.score, game.moves
+    for action in line:
+        copy.apply(action)
+    return copy.score
+
+
+def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
+    """Prove whether the position can be won and find its best win (fewest draws, highest score)."""
+    game = _start(game_or_code, rules)
+    present, drawn, top = game.present, game.drawn, game.discard_top.rank
+    if not present:
+        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+    search = _Search(game.deal, game.rules)
+    best = search.run(present, drawn, top, len(search.stock))
+    if best is None:
+        left = search.most_removed(present, drawn, top)
+        return Solution(False, (), 0, None, TABLEAU_SIZE - left)
+    while True:
+        draws = best.count(_DRAW)
+        if not draws:
+            break
+        better = search.run(present, drawn, top, drawn + draws - 1)
+        if better is None:
+            break
+        best = better
+    line = _actions(best)
+    return Solution(True, line, best.count(_DRAW), _replayed_score(game, line), TABLEAU_SIZE)
+
+
+def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> bool:
+    """Can the position be won at all? Stops at the first win found."""
+    game = _start(game_or_code, rules)
+    if not game.present:
+        return True
+    search = _Search(game.deal, game.rules)
+    return (
+        search.run(game.present, game.drawn, game.discard_top.rank, len(search.stock)) is not None
+    )
+
+
+def hint(game: Game) -> Action | None:
+    """The first move of a best win from here; None once the game is over or can no longer be won."""
+    if game.is_won or game.is_stuck:
+        return None
+    solution = solve(game)
+    return solution.line[0] if solution.winnable else None
+
+
+def random_winnable_code(rules: Rules, rng_tries: int = 1000) -> GameCode:
+    """Random codes until one is proved winnable under ``rules`` (nearly always the first few)."""
+    for _ in range(rng_tries):
+        code = GameCode.random(rules)
+        if is_winnable(code):
+            return code
+    raise RuntimeError(f"no winnable deal in {rng_tries} random codes under {rules.name} rules")
+
+
+__all__ = [
+    "UNDER_MASK",
+    "Solution",
+    "free_mask",
+    "hint",
+    "is_winnable",
+    "random_winnable_code",
+    "solve",
+]

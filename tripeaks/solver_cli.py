@@ -1,0 +1,176 @@
+"""The solver's commands: ``tripeaks solve CODE`` and ``tripeaks survey``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, SplitMix64, deal
+from tripeaks.game import ActionKind
+from tripeaks.rules import Rules
+from tripeaks.solver import Solution, is_winnable, solve
+
+_RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
+
+
+def _code(text: str) -> GameCode:
+    try:
+        return GameCode.parse(text)
+    except InvalidCode as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def line_labels(code: GameCode, solution: Solution) -> list[str]:
+    """The winning line as a player reads it: the card played (``K♣``) or ``draw 4♠``."""
+    cards = deal(code)
+    labels = []
+    drawn = 0
+    for action in solution.line:
+        if action.kind is ActionKind.DRAW:
+            labels.append(f"draw {cards.stock[drawn]}")
+            drawn += 1
+        else:
+            assert action.pos is not None
+            labels.append(str(cards.tableau[action.pos]))
+    return labels
+
+
+def _result(code: GameCode) -> dict[str, Any]:
+    solution = solve(code)
+    return {
+        "code": str(code),
+        "rules": code.rules.name.lower(),
+        "winnable": solution.winnable,
+        "final_score": solution.final_score,
+        "draws": solution.draws if solution.winnable else None,
+        "max_removed": solution.max_removed,
+        "line": [str(action) for action in solution.line],
+        "cards": line_labels(code, solution),
+    }
+
+
+def _describe(result: dict[str, Any]) -> str:
+    rules = "Easy" if result["rules"] == "easy" else "Classic"
+    if not result["winnable"]:
+        return (
+            f"{result['code']} ({rules}): not winnable; "
+            f"at most {result['max_removed']} of 28 cards can be removed"
+        )
+    return (
+        f"{result['code']} ({rules}): winnable; best score {result['final_score']} "
+        f"with {result['draws']} draws in {len(result['line'])} moves\n"
+        + "  "
+        + " ".join(result["cards"])
+    )
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    code: GameCode = args.code
+    codes = [code]
+    if args.both_rules:
+        codes.append(code.with_rules(Rules.CLASSIC if code.rules is Rules.EASY else Rules.EASY))
+    results = [_result(c) for c in codes]
+    if args.json:
+        print(json.dumps(results if args.both_rules else results[0], ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(_describe(result) for result in results))
+    return 0
+
+
+def survey_codes(deals: int, rules: Rules, seed: int | None) -> Iterator[GameCode]:
+    """The surveyed deals: reproducible from ``seed`` (a SplitMix64 stream), else random."""
+    if seed is None:
+        for _ in range(deals):
+            yield GameCode.random(rules)
+        return
+    rng = SplitMix64(seed)
+    for _ in range(deals):
+        yield GameCode.from_number(rng.below(CODE_SPACE), rules)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share; sound near 0% and 100%, unlike the normal one."""
+    if not trials:
+        return 0.0, 1.0
+    share = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _winnable(code: str) -> bool:
+    return is_winnable(code)
+
+
+class _Progress:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, total: int, label: str, stream: TextIO = sys.stderr) -> None:
+        self.total, self.label, self.stream = total, label, stream
+        self.started = self.shown = time.monotonic()
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if done < self.total and now - self.shown < 0.1:
+            return
+        self.shown = now
+        width = 30
+        filled = width * done // max(1, self.total)
+        rate = done / max(now - self.started, 1e-9)
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+            f"{done}/{self.total} {rate:.0f} deals/s"
+        )
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def cmd_survey(args: argparse.Namespace) -> int:
+    rules = _RULES_BY_NAME[args.rules]
+    codes = [str(code) for code in survey_codes(args.deals, rules, args.seed)]
+    workers = args.workers or os.cpu_count() or 1
+    progress = _Progress(len(codes), f"survey {args.rules}")
+    winnable = 0
+    started = time.monotonic()
+    with multiprocessing.Pool(workers) as pool:
+        chunk = max(1, min(50, len(codes) // (workers * 20)))
+        for done, won in enumerate(pool.imap_unordered(_winnable, codes, chunk), start=1):
+            winnable += won
+            progress.update(done)
+    seconds = time.monotonic() - started
+    low, high = wilson_interval(winnable, len(codes))
+    share = winnable / len(codes) if codes else 0.0
+    print(
+        f"{args.rules}: {winnable} of {len(codes)} deals winnable = {share:.1%} "
+        f"(95% Wilson interval {low:.1%} to {high:.1%}); {seconds:.1f} s on {workers} workers"
+    )
+    return 0
+
+
+def add_commands(commands: Any) -> None:
+    """Register ``solve`` and ``survey`` on the ``tripeaks`` command's subparsers."""
+    solve_cmd = commands.add_parser("solve", help="can a deal be won, and its best win")
+    solve_cmd.add_argument("code", type=_code, help="a game code such as TP1-E-AAAAAAB")
+    solve_cmd.add_argument("--json", action="store_true", help="print the result as JSON")
+    solve_cmd.add_argument(
+        "--both-rules", action="store_true", help="also solve the same cards under the other rules"
+    )
+    solve_cmd.set_defaults(run=cmd_solve)
+
+    survey_cmd = commands.add_parser(
+        "survey", help="the share of winnable deals among random codes"
+    )
+    survey_cmd.add_argument("--deals", type=int, default=1000)
+    survey_cmd.add_argument("--rules", choices=sorted(_RULES_BY_NAME), default="easy")
+    survey_cmd.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    survey_cmd.add_argument("--seed", type=int, default=None, help="make the codes reproducible")
+    survey_cmd.set_defaults(run=cmd_survey)
