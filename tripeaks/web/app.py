@@ -6,6 +6,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +14,7 @@ from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
 from tripeaks import stats as statistics
 from tripeaks.codes import GameCode, InvalidCode
@@ -153,23 +155,23 @@ def create_app(db_path: str | Path) -> FastAPI:
         return _with_result(state)
 
     @app.get("/", include_in_schema=False, response_model=None)
-    def index(request: Request) -> FileResponse | JSONResponse:
+    async def index(request: Request) -> FileResponse | JSONResponse:
         page = STATIC / "index.html"
         if not page.is_file():
             lang = errors.request_language(request)
             return errors.error_response(404, "no_page", translator(lang)("error.no_page"))
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/layout")
-    def layout() -> LayoutOut:
-        return _LAYOUT
+    @app.get("/api/layout", response_model=LayoutOut)
+    async def layout() -> Response:
+        return _json_bytes(_LAYOUT_JSON)
 
-    @app.get("/api/i18n/{lang}", responses={422: {"model": ErrorOut}})
-    def catalog(lang: Lang) -> CatalogOut:
-        return CatalogOut(lang=lang, messages=messages(lang), plural="n != 1")
+    @app.get("/api/i18n/{lang}", response_model=CatalogOut, responses={422: {"model": ErrorOut}})
+    async def catalog(lang: Lang) -> Response:
+        return _json_bytes(_catalog_json(lang))
 
     @app.post("/api/games", status_code=201, response_model=GameState, responses=_ERRORS)
-    def new_game(
+    async def new_game(
         request: Request, body: NewGameIn | None = None, lang: LangQuery = "en"
     ) -> Response:
         body = body or NewGameIn()
@@ -181,7 +183,8 @@ def create_app(db_path: str | Path) -> FastAPI:
                 message = translator(lang)("error.invalid_code")
                 raise ApiError(422, "invalid_code", message) from None
         elif body.winnable_only:
-            code = solving.winnable_code(rules) or GameCode.random(rules)
+            found = await run_in_threadpool(solving.winnable_code, rules)
+            code = found or GameCode.random(rules)
         else:
             code = GameCode.random(rules)
         player = _player(request)
@@ -197,26 +200,32 @@ def create_app(db_path: str | Path) -> FastAPI:
         return response
 
     @app.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
-    def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
+    async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
         return _json(current(game_id, _player(request), lang))
 
     @app.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
-    def play(request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en") -> Response:
+    async def play(
+        request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en"
+    ) -> Response:
         return _json(act(request, game_id, Action.play(body.pos), body, lang))
 
     @app.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
-    def draw(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+    async def draw(
+        request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
+    ) -> Response:
         return _json(act(request, game_id, DRAW, body, lang))
 
     @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
-    def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+    async def undo(
+        request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
+    ) -> Response:
         return _json(act(request, game_id, UNDO, body, lang))
 
     @app.get(
         "/api/games/{game_id}/hint",
         responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no solver"}},
     )
-    def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOut:
+    async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOut:
         _ = translator(lang)
         try:
             game = store.view(game_id, _player(request), _copy)
@@ -224,14 +233,14 @@ def create_app(db_path: str | Path) -> FastAPI:
             raise unknown_game(lang) from None
         if game.is_won:
             return HintOut(winnable=True, action=None, message=_("hint.won"))
-        answer = solving.hint(game)
+        answer = await solving.hint(game)
         if answer is None:
             raise ApiError(503, "unavailable", _("hint.unavailable"))
         winnable, action = answer
         return _hint_out(game, winnable, action, lang)
 
     @app.get("/api/preview", responses=_ERRORS)
-    def preview(
+    async def preview(
         code: Annotated[str, Query(max_length=64)],
         actions: Annotated[str, Query(max_length=16 * 1024)] = "",
         lang: LangQuery = "en",
@@ -239,7 +248,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         return _with_result(_preview(code, actions, lang))
 
     @app.get("/api/stats")
-    def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:
+    async def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:
         player = _player(request)
         results = store.results(player) if player else []
         return StatsPage(
@@ -260,7 +269,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         )
 
     @app.delete("/api/stats", status_code=204, response_class=Response)
-    def reset_stats(request: Request) -> Response:
+    async def reset_stats(request: Request) -> Response:
         player = _player(request)
         if player:
             store.reset_results(player)
@@ -270,7 +279,18 @@ def create_app(db_path: str | Path) -> FastAPI:
     return app
 
 
-_LAYOUT = _layout()
+_LAYOUT_JSON = _layout().model_dump_json().encode()
+
+
+@cache
+def _catalog_json(lang: Lang) -> bytes:
+    """Every message of a language, serialized once: catalogs do not change while serving."""
+    body = CatalogOut(lang=lang, messages=messages(lang), plural="n != 1")
+    return body.model_dump_json().encode()
+
+
+def _json_bytes(content: bytes) -> Response:
+    return Response(content, media_type="application/json")
 
 
 def _copy(game: Game) -> Game:

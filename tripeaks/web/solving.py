@@ -8,13 +8,13 @@ it is known. ``tripeaks.solver`` is imported lazily: without it the rest of the 
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import importlib
 import multiprocessing
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from tripeaks.codes import GameCode
@@ -129,15 +129,14 @@ def wait_for_result(code: GameCode, timeout: float) -> ResultOut | None:
     return None
 
 
-def hint(game: Game) -> tuple[bool, Action | None] | None:
+async def hint(game: Game) -> tuple[bool, Action | None] | None:
     """(winnable from here, the first move of a best win), or None without a solver."""
     if not available() or game.code is None:
         return None
     future = _executor().submit(_hint, str(game.code), tuple(map(str, game.actions)))
     try:
-        text = future.result(timeout=HINT_TIMEOUT)
-    except FutureTimeout:
-        future.cancel()
+        text = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
+    except TimeoutError:
         return None
     except Exception:  # a broken worker: no hint this time, the game itself is unharmed
         return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
 from tripeaks.game import Game, Slot, Status
@@ -11,7 +13,9 @@ from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
 from tripeaks.web.turns import Turn
 
 
+@cache
 def card_out(card: Card, lang: str) -> CardOut:
+    """52 cards in three languages: built once, shared by every reply (they are never mutated)."""
     return CardOut(
         rank=card.rank,
         suit=card.suit.name.lower(),  # type: ignore[arg-type]
@@ -20,10 +24,16 @@ def card_out(card: Card, lang: str) -> CardOut:
     )
 
 
+_HIDDEN = tuple(SlotOut(pos=p, slot="face_down", card=None) for p in POSITIONS)
+_REMOVED = tuple(SlotOut(pos=p, slot="removed", card=None) for p in POSITIONS)
+
+
 def _slot(game: Game, pos: int, lang: str) -> SlotOut:
     slot = game.slot(pos)
-    card = game.card_at(pos) if slot is Slot.FACE_UP else None
-    return SlotOut(pos=pos, slot=slot.value, card=card_out(card, lang) if card else None)
+    if slot is Slot.FACE_UP:
+        card = game.deal.tableau[pos]
+        return SlotOut(pos=pos, slot="face_up", card=card_out(card, lang))
+    return _HIDDEN[pos] if slot is Slot.FACE_DOWN else _REMOVED[pos]
 
 
 def game_state(
