@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -27,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")

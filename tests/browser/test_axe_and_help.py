@@ -51,6 +51,7 @@ def test_axe_finds_no_violation_on_any_screen(new_page, theme, artifacts):
         page.keyboard.press("Escape")
         expect(page.locator(dialog)).to_be_hidden()
     page.keyboard.press("h")
+    expect(page.locator(".hinted")).to_have_count(1)
     page.locator("#tableau").get_by_role("button", name="hidden card").first.click()
     expect(page.locator("#toast")).to_be_visible()
     no_violations(page, "game with a hint and an error hint")
