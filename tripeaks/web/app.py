@@ -99,10 +99,10 @@ def _json(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
-def _with_result(state: GameState) -> GameState:
+async def _with_result(state: GameState) -> GameState:
     """Add the solver's verdict on the deal once the game is over (outside the store's lock)."""
     if state.status != Status.PLAYING.value and state.result is None:
-        state.result = solving.deal_result(GameCode.parse(state.code))
+        state.result = await solving.await_result(GameCode.parse(state.code))
     return state
 
 
@@ -127,14 +127,14 @@ def create_app(db_path: str | Path) -> FastAPI:
     def unknown_game(lang: str) -> ApiError:
         return ApiError(404, "unknown_game", translator(lang)("error.unknown_game"))
 
-    def current(game_id: str, player: str | None, lang: str) -> GameState:
+    async def current(game_id: str, player: str | None, lang: str) -> GameState:
         try:
             state = store.view(game_id, player, lambda g: game_state(g, lang, game_id=game_id))
         except UnknownGame:
             raise unknown_game(lang) from None
-        return _with_result(state)
+        return await _with_result(state)
 
-    def act(
+    async def act(
         request: Request, game_id: str, action: Action, body: ActionIn | PlayIn, lang: str
     ) -> GameState:
         player = _player(request)
@@ -147,12 +147,12 @@ def create_app(db_path: str | Path) -> FastAPI:
         except UnknownGame:
             raise unknown_game(lang) from None
         except StaleVersion:
-            now = current(game_id, player, lang)
+            now = await current(game_id, player, lang)
             raise ApiError(409, "stale", translator(lang)("error.stale"), now) from None
         except IllegalMove as refusal:
-            now = current(game_id, player, lang)
+            now = await current(game_id, player, lang)
             raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang), now) from None
-        return _with_result(state)
+        return await _with_result(state)
 
     @app.get("/", include_in_schema=False, response_model=None)
     async def index(request: Request) -> FileResponse | JSONResponse:
@@ -201,25 +201,25 @@ def create_app(db_path: str | Path) -> FastAPI:
 
     @app.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
     async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
-        return _json(current(game_id, _player(request), lang))
+        return _json(await current(game_id, _player(request), lang))
 
     @app.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
     async def play(
         request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(act(request, game_id, Action.play(body.pos), body, lang))
+        return _json(await act(request, game_id, Action.play(body.pos), body, lang))
 
     @app.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
     async def draw(
         request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(act(request, game_id, DRAW, body, lang))
+        return _json(await act(request, game_id, DRAW, body, lang))
 
     @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
     async def undo(
         request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(act(request, game_id, UNDO, body, lang))
+        return _json(await act(request, game_id, UNDO, body, lang))
 
     @app.get(
         "/api/games/{game_id}/hint",
@@ -245,7 +245,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         actions: Annotated[str, Query(max_length=16 * 1024)] = "",
         lang: LangQuery = "en",
     ) -> GameState:
-        return _with_result(_preview(code, actions, lang))
+        return await _with_result(_preview(code, actions, lang))
 
     @app.get("/api/stats")
     async def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:

@@ -26,6 +26,8 @@ WORKERS = 2
 PENDING_MAX = 16
 """Deals waiting for a verdict; beyond this a finished game simply gets its result later."""
 HINT_TIMEOUT = 20.0
+RESULT_WAIT = 2.0
+"""How long the reply that ends a game waits for the deal's verdict before going without it."""
 _RETRY = 30.0
 """Seconds between two looks for a missing solver: a failed import costs tens of milliseconds."""
 
@@ -118,15 +120,22 @@ def _settle(key: str, future: Future[tuple[bool, int | None]]) -> None:
         _results[key] = ResultOut(winnable=winnable, best_score=best)
 
 
-def wait_for_result(code: GameCode, timeout: float) -> ResultOut | None:
-    """The verdict, waiting for it at most ``timeout`` seconds (tests and tools)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = deal_result(code)
-        if found is not None:
-            return found
-        time.sleep(0.02)
-    return None
+async def await_result(code: GameCode, timeout: float = RESULT_WAIT) -> ResultOut | None:
+    """The verdict, waiting at most ``timeout`` seconds for it; other requests go on meanwhile."""
+    found = deal_result(code)
+    if found is not None:
+        return found
+    with _lock:
+        future = _pending.get(str(code))
+    if future is None:
+        return None
+    try:
+        winnable, best = await asyncio.wait_for(
+            asyncio.shield(asyncio.wrap_future(future)), timeout
+        )
+    except Exception:  # too slow or a broken worker: the reply goes without, a later one has it
+        return None
+    return ResultOut(winnable=winnable, best_score=best)
 
 
 async def hint(game: Game) -> tuple[bool, Action | None] | None:
