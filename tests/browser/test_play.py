@@ -30,6 +30,8 @@ def test_a_deal_is_won_by_clicking(new_page, artifacts):
     final = Game.replay(WIN_CODE, line)
     expect(page.locator("#win-score")).to_contain_text(str(final.score))
     expect(page.locator("#score")).to_have_text(str(final.score))
+    # the solver's verdict: this line is an optimal win
+    expect(page.locator("#win-result")).to_have_text("That is the best score this deal allows.")
     expect(win.get_by_role("button", name="New game")).to_be_focused()
     expect(page.locator("#tableau").get_by_role("button")).to_have_count(0)
     page.screenshot(path=artifacts / "win-1280x800.png")
@@ -169,6 +171,7 @@ def test_finnish_shows_the_words_of_the_specification(new_page, artifacts):
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("Ei enää mahdollisia siirtoja")
     expect(live(page)).to_contain_text("Ei enää mahdollisia siirtoja")
+    expect(notice.locator("#stuck-result")).to_contain_text("olisi ollut voitettavissa")
     expect(notice.get_by_role("button", name="Kumoa")).to_be_enabled()
     expect(notice.get_by_role("button", name="Uusi peli")).to_be_visible()
     page.screenshot(path=artifacts / "stuck-fi-360x640.png")
