@@ -23,8 +23,8 @@ def apply(game: Game, action: Action) -> str:
 
 def test_the_database_is_durable_and_in_wal_mode(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
-    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store._writer.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._writer.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     store.close()
 
 
@@ -109,19 +109,48 @@ class FailingInsert:
             raise sqlite3.OperationalError("disk I/O error")
         return self.db.execute(sql, *args)
 
+    @property
+    def in_transaction(self) -> bool:
+        return self.db.in_transaction
+
 
 def test_a_failed_commit_leaves_the_game_as_it_was(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     record = store.create("p" * 22, CODE)
     store.apply(record.id, "p" * 22, DRAW, 0, apply)
-    real = store._db
-    store._db = FailingInsert(real)  # type: ignore[assignment]
+    real = store._writer
+    store._writer = FailingInsert(real)  # type: ignore[assignment]
     with pytest.raises(sqlite3.OperationalError):
         store.apply(record.id, "p" * 22, DRAW, 1, apply)
-    store._db = real
+    store._writer = real
     assert store.view(record.id, "p" * 22, lambda g: (g.stock_size, len(g.actions))) == (22, 1)
     store.apply(record.id, "p" * 22, DRAW, 1, apply)
     assert store.actions(record.id) == [DRAW, DRAW]
+
+
+def test_changes_staged_together_are_committed_together(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    players = ["a" * 22, "b" * 22]
+    records = [store.create(p, CODE) for p in players]
+    tickets = {
+        store.stage_apply(r.id, p, DRAW, 0, apply)[1] for r, p in zip(records, players, strict=True)
+    }
+    assert len(tickets) == 1
+    assert store.actions(records[0].id) == []  # staged, not yet committed: not in the database
+    assert store.view(records[0].id, players[0], lambda g: g.stock_size) == 22
+    assert store.flush() == tickets.pop()
+    assert [store.actions(r.id) for r in records] == [[DRAW], [DRAW]]
+
+
+def test_a_staged_request_id_is_still_applied_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    record = store.create("p" * 22, CODE)
+    first, ticket = store.stage_apply(record.id, "p" * 22, DRAW, 0, apply, "r")
+    again, same = store.stage_apply(record.id, "p" * 22, DRAW, 0, apply, "r")
+    assert (again, same) == (first, ticket)
+    store.flush()
+    assert store.stage_apply(record.id, "p" * 22, DRAW, 0, apply, "r") == ("draw", 0)
+    assert store.actions(record.id) == [DRAW]
 
 
 def test_game_ids_carry_at_least_128_bits(tmp_path: Path) -> None:

@@ -1,8 +1,10 @@
 """Persistence in SQLite: a game is its code plus its ordered actions, committed before any reply.
 
 The database is the truth; live :class:`Game` objects are only a cache so that a request does not
-replay a game from its first action. Every change happens inside one transaction under one lock,
-so a crash leaves either the whole action or none of it.
+replay a game from its first action. A change is first *staged* (applied in memory, its SQL queued)
+and then *flushed*: every change staged meanwhile goes into one transaction with one durable commit
+(group commit), and nobody is answered before the commit that holds their change. A crash leaves
+each change either wholly in the database or not at all.
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -81,6 +82,8 @@ class Record:
     player: str
     game: Game
     version: int
+    unsaved: int = 0
+    """Staged changes not yet committed; such a game is never dropped from the cache."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,61 +96,180 @@ class Result:
     finished_at: float
 
 
+Write = Callable[[sqlite3.Connection], object]
+"""A staged change: the SQL to run inside the next commit's transaction."""
+
+
 def new_id() -> str:
     """An unguessable id: 192 random bits."""
     return secrets.token_urlsafe(24)
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA busy_timeout=5000")
+    return db
+
+
 class Store:
-    """Games and results of every player in one SQLite file (WAL, durable commits)."""
+    """Games and results of every player in one SQLite file (WAL, durable commits).
+
+    ``stage_*`` methods change the game in memory and return a ticket; ``flush`` commits every
+    staged change and returns the last ticket it made durable. ``create``, ``apply`` and
+    ``reset_results`` do both at once.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
+        self._writer = _connect(self.path)
+        self._writer.executescript(_SCHEMA)
+        self._reader = _connect(self.path)
         self._lock = threading.Lock()
+        """Guards memory (cache, staged changes) and the reader connection."""
+        self._flushing = threading.Lock()
+        """One commit at a time, on the writer connection."""
         self._cache: OrderedDict[str, Record] = OrderedDict()
+        self._staged: list[tuple[Write, Record | None]] = []
+        self._staged_requests: dict[tuple[str, str], tuple[int, int]] = {}
+        self._ticket = 1
+        """The ticket of the commit now being filled."""
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        with self._flushing, self._lock:
+            self._writer.close()
+            self._reader.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    # Changes -------------------------------------------------------------------------------
 
-    # Games ---------------------------------------------------------------------------------
-
-    def create(self, player: str, code: GameCode) -> Record:
+    def stage_create(self, player: str, code: GameCode) -> tuple[Record, int]:
         """A new game; the player's unfinished games are settled first (abandoned means lost)."""
         game = Game.new(code)
         record = Record(new_id(), player, game, 0)
-        with self._lock:
-            with self._transaction() as db:
-                self._settle_unfinished(db, player)
-                db.execute(
-                    "INSERT INTO games (id, player, code, created_at, score, status)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (record.id, player, str(code), time.time(), game.score, game.status.value),
-                )
-            self._remember(record)
-        return record
+        created = time.time()
 
-    def view(self, game_id: str, player: str | None, read: Callable[[Game], T]) -> T:
-        """``read`` the player's game under the lock, so it never sees a half-made change."""
+        def write(db: sqlite3.Connection) -> None:
+            _settle_unfinished(db, player)
+            db.execute(
+                "INSERT INTO games (id, player, code, created_at, score, status)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (record.id, player, str(code), created, game.score, game.status.value),
+            )
+
         with self._lock:
-            return read(self._load(game_id, player).game)
+            self._remember(record)
+            return record, self._stage(write, record)
+
+    def stage_apply(
+        self,
+        game_id: str,
+        player: str | None,
+        action: Action,
+        version: int,
+        perform: Callable[[Game, Action], T],
+        request_id: str | None = None,
+    ) -> tuple[T, int]:
+        """``perform(game, action)`` through the engine and stage the action for the log.
+
+        A known ``request_id`` performs its logged action again on a copy of the game as it was
+        then, and changes nothing. An old ``version`` raises StaleVersion; a refusal by the
+        engine propagates and nothing is staged. What ``perform`` returns is the reply.
+        """
+        with self._lock:
+            record = self._load(game_id, player)
+            if request_id is not None:
+                seen = self._staged_requests.get((game_id, request_id))
+                if seen is None:
+                    row = self._reader.execute(
+                        "SELECT seq FROM actions WHERE game = ? AND request_id = ?",
+                        (game_id, request_id),
+                    ).fetchone()
+                    seen = None if row is None else (row[0], 0)
+                if seen is not None:
+                    seq, ticket = seen
+                    before, logged = self._as_of(record, seq)
+                    return perform(before, logged), ticket
+            if version != record.version:
+                raise StaleVersion(record)
+            game = record.game
+            reply = perform(game, action)
+            if game.actions[record.version :] != (action,):
+                self._drop(record)
+                raise RuntimeError(f"perform did not apply exactly {action}")
+            seq = record.version
+            record.version += 1
+            row = (seq + 1, game.moves, game.score, game.status.value, game_id)
+            won = game.status is Status.WON
+
+            def write(db: sqlite3.Connection) -> None:
+                db.execute(
+                    "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
+                    (game_id, seq, str(action), request_id),
+                )
+                db.execute(
+                    "UPDATE games SET version = ?, moves = ?, score = ?, status = ? WHERE id = ?",
+                    row,
+                )
+                if won:
+                    db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
+                    _count(db, record.player, game_id, str(game.code), row[2], "won")
+
+            ticket = self._stage(write, record)
+            if request_id is not None:
+                self._staged_requests[(game_id, request_id)] = (seq, ticket)
+            return reply, ticket
+
+    def stage_reset(self, player: str) -> int:
+        """Forget the player's counted games."""
+        with self._lock:
+            return self._stage(
+                lambda db: db.execute("DELETE FROM results WHERE player = ?", (player,)), None
+            )
+
+    def flush(self) -> int:
+        """Commit everything staged in one transaction; returns the last ticket now durable.
+
+        If the commit fails, every staged change is dropped from memory too (the games are
+        replayed from the database when next asked for) and the error propagates.
+        """
+        with self._flushing:
+            with self._lock:
+                batch, self._staged = self._staged, []
+                done = self._ticket - 1 if not batch else self._ticket
+                if batch:
+                    self._ticket += 1
+            if not batch:
+                return done
+            try:
+                self._writer.execute("BEGIN IMMEDIATE")
+                for write, _record in batch:
+                    write(self._writer)
+                self._writer.execute("COMMIT")
+            except BaseException:
+                if self._writer.in_transaction:
+                    self._writer.execute("ROLLBACK")
+                with self._lock:
+                    for lost in [r for r in self._cache.values() if r.unsaved]:
+                        self._drop(lost)
+                    self._staged.clear()
+                    self._staged_requests.clear()
+                raise
+            with self._lock:
+                for _write, saved in batch:
+                    if saved is not None:
+                        saved.unsaved -= 1
+                self._staged_requests = {
+                    key: seen for key, seen in self._staged_requests.items() if seen[1] > done
+                }
+            return done
+
+    def create(self, player: str, code: GameCode) -> Record:
+        record, _ticket = self.stage_create(player, code)
+        self.flush()
+        return record
 
     def apply(
         self,
@@ -158,75 +280,49 @@ class Store:
         perform: Callable[[Game, Action], T],
         request_id: str | None = None,
     ) -> T:
-        """``perform(game, action)`` through the engine and log the action, in one transaction.
+        """stage_apply and flush: the action is durable when this returns."""
+        reply, _ticket = self.stage_apply(game_id, player, action, version, perform, request_id)
+        self.flush()
+        return reply
 
-        A known ``request_id`` performs its stored action again on a copy of the game as it was
-        then, and changes nothing. An old ``version`` raises StaleVersion; a refusal by the
-        engine propagates and nothing is stored. What ``perform`` returns is the reply.
-        """
+    def reset_results(self, player: str) -> None:
+        self.stage_reset(player)
+        self.flush()
+
+    # Reading -------------------------------------------------------------------------------
+
+    def view(self, game_id: str, player: str | None, read: Callable[[Game], T]) -> T:
+        """``read`` the player's game under the lock, so it never sees a half-made change."""
         with self._lock:
-            record = self._load(game_id, player)
-            if request_id is not None:
-                seen = self._db.execute(
-                    "SELECT seq FROM actions WHERE game = ? AND request_id = ?",
-                    (game_id, request_id),
-                ).fetchone()
-                if seen is not None:
-                    before, stored = self._as_of(record, seen[0])
-                    return perform(before, stored)
-            if version != record.version:
-                raise StaleVersion(record)
-            game = record.game
-            reply = perform(game, action)
-            if game.actions[record.version :] != (action,):
-                self._cache.pop(game_id, None)
-                raise RuntimeError(f"perform did not apply exactly {action}")
-            try:
-                with self._transaction() as db:
-                    db.execute(
-                        "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
-                        (game_id, record.version, str(action), request_id),
-                    )
-                    db.execute(
-                        "UPDATE games SET version = ?, moves = ?, score = ?, status = ?"
-                        " WHERE id = ?",
-                        (record.version + 1, game.moves, game.score, game.status.value, game_id),
-                    )
-                    if game.status is Status.WON:
-                        self._settle(db, record, str(game.code), game.score, "won")
-            except BaseException:
-                self._cache.pop(game_id, None)
-                raise
-            record.version += 1
-            return reply
+            return read(self._load(game_id, player).game)
 
     def actions(self, game_id: str) -> list[Action]:
-        """The stored log of a game, oldest first."""
+        """The committed log of a game, oldest first."""
         with self._lock:
             return self._actions(game_id)
 
-    # Statistics ----------------------------------------------------------------------------
-
     def results(self, player: str) -> list[Result]:
-        """The player's counted games, oldest first."""
+        """The player's counted games (committed), oldest first."""
         with self._lock:
-            rows = self._db.execute(
+            rows = self._reader.execute(
                 "SELECT code, outcome, score, finished_at FROM results WHERE player = ?"
                 " ORDER BY seq",
                 (player,),
             ).fetchall()
         return [Result(GameCode.parse(c), o, s, f) for c, o, s, f in rows]
 
-    def reset_results(self, player: str) -> None:
-        with self._lock, self._transaction() as db:
-            db.execute("DELETE FROM results WHERE player = ?", (player,))
-
     # Inside the lock -----------------------------------------------------------------------
+
+    def _stage(self, write: Write, record: Record | None) -> int:
+        self._staged.append((write, record))
+        if record is not None:
+            record.unsaved += 1
+        return self._ticket
 
     def _load(self, game_id: str, player: str | None) -> Record:
         record = self._cache.get(game_id)
         if record is None:
-            row = self._db.execute(
+            row = self._reader.execute(
                 "SELECT player, code, version FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
@@ -244,14 +340,15 @@ class Store:
         return record
 
     def _actions(self, game_id: str) -> list[Action]:
-        rows = self._db.execute(
+        rows = self._reader.execute(
             "SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,)
         ).fetchall()
         return [Action.parse(text) for (text,) in rows]
 
-    def _as_of(self, record: Record, seq: int) -> tuple[Game, Action]:
-        """The game just before its action number ``seq``, and that action."""
-        log = self._actions(record.id)
+    @staticmethod
+    def _as_of(record: Record, seq: int) -> tuple[Game, Action]:
+        """The game just before its action number ``seq``, and that action (memory holds all)."""
+        log = record.game.actions
         code = record.game.code
         assert code is not None
         return Game.replay(code, log[:seq]), log[seq]
@@ -259,26 +356,26 @@ class Store:
     def _remember(self, record: Record) -> None:
         self._cache[record.id] = record
         self._cache.move_to_end(record.id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        if len(self._cache) > CACHE_SIZE:
+            for old in [r for r in self._cache.values() if not r.unsaved]:
+                if len(self._cache) <= CACHE_SIZE:
+                    break
+                del self._cache[old.id]
 
-    def _settle_unfinished(self, db: sqlite3.Connection, player: str) -> None:
-        """Every game the player leaves is settled; one with moves counts as lost."""
-        rows = db.execute(
-            "SELECT id, code, moves, score, status FROM games WHERE player = ? AND settled = 0",
-            (player,),
-        ).fetchall()
-        for game_id, code, moves, score, status in rows:
-            db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
-            if moves and status != Status.WON.value:
-                _count(db, player, game_id, code, score, "lost")
+    def _drop(self, record: Record) -> None:
+        self._cache.pop(record.id, None)
 
-    @staticmethod
-    def _settle(
-        db: sqlite3.Connection, record: Record, code: str, score: int, outcome: str
-    ) -> None:
-        db.execute("UPDATE games SET settled = 1 WHERE id = ?", (record.id,))
-        _count(db, record.player, record.id, code, score, outcome)
+
+def _settle_unfinished(db: sqlite3.Connection, player: str) -> None:
+    """Every game the player leaves is settled; one with moves counts as lost."""
+    rows = db.execute(
+        "SELECT id, code, moves, score, status FROM games WHERE player = ? AND settled = 0",
+        (player,),
+    ).fetchall()
+    for game_id, code, moves, score, status in rows:
+        db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
+        if moves and status != Status.WON.value:
+            _count(db, player, game_id, code, score, "lost")
 
 
 def _count(

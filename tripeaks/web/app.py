@@ -24,6 +24,7 @@ from tripeaks.layout import COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import StaleVersion, Store, UnknownGame, new_id
 from tripeaks.web import errors, solving
+from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
 from tripeaks.web.models import (
     ActionIn,
@@ -109,6 +110,7 @@ async def _with_result(state: GameState) -> GameState:
 def create_app(db_path: str | Path) -> FastAPI:
     """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one."""
     store = Store(db_path)
+    committer = Committer(store)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -143,7 +145,9 @@ def create_app(db_path: str | Path) -> FastAPI:
             return game_state(game, lang, game_id=game_id, turn=perform(game, done))
 
         try:
-            state = store.apply(game_id, player, action, body.version, reply, body.request_id)
+            state, ticket = store.stage_apply(
+                game_id, player, action, body.version, reply, body.request_id
+            )
         except UnknownGame:
             raise unknown_game(lang) from None
         except StaleVersion:
@@ -152,6 +156,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         except IllegalMove as refusal:
             now = await current(game_id, player, lang)
             raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang), now) from None
+        await committer.durable_after(ticket)
         return await _with_result(state)
 
     @app.get("/", include_in_schema=False, response_model=None)
@@ -191,7 +196,8 @@ def create_app(db_path: str | Path) -> FastAPI:
         fresh = player is None
         if player is None:
             player = new_id()
-        record = store.create(player, code)
+        record, ticket = store.stage_create(player, code)
+        await committer.durable_after(ticket)
         response = _json(game_state(record.game, lang, game_id=record.id), 201)
         if fresh:
             response.set_cookie(
@@ -272,7 +278,7 @@ def create_app(db_path: str | Path) -> FastAPI:
     async def reset_stats(request: Request) -> Response:
         player = _player(request)
         if player:
-            store.reset_results(player)
+            await committer.durable_after(store.stage_reset(player))
         return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
