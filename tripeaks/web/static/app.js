@@ -299,6 +299,23 @@ function render(next, { animate = false } = {}) {
   if (next.status === "won" && (!previous || previous.status !== "won" || previous.id !== next.id)) {
     showWin(next);
   }
+  if (next.status !== "playing" && !next.result) awaitVerdict(next);
+}
+
+/** The solver's verdict may come after the reply that ended the game: ask again a few times. */
+async function awaitVerdict(ended, tries = 4) {
+  for (let i = 0; i < tries; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    if (state !== ended) return;
+    const { status, data } = await api("GET", `/api/games/${ended.id}`);
+    if (state !== ended) return;
+    if (status === 200 && data && data.version === ended.version && data.result) {
+      state = data;
+      $("#stuck-result").textContent = data.status === "stuck" ? resultLine(data) : "";
+      $("#win-result").textContent = data.status === "won" ? resultLine(data) : "";
+      return;
+    }
+  }
 }
 
 function resultLine(s) {
@@ -356,11 +373,13 @@ function afterAction(next) {
 
 async function act(kind, extra = {}) {
   if (!state || !state.id) return;
-  const { status, data } = await api("POST", `/api/games/${state.id}/${kind}`, {
-    ...extra,
-    version: state.version,
-    request_id: requestId(),
-  });
+  const body = { ...extra, version: state.version, request_id: requestId() };
+  let { status, data } = await api("POST", `/api/games/${state.id}/${kind}`, body);
+  if (status === 0) {
+    // A lost reply: the same request id is applied at most once, so asking again is safe.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    ({ status, data } = await api("POST", `/api/games/${state.id}/${kind}`, body));
+  }
   if (status === 200) {
     afterAction(data);
     return;
