@@ -209,3 +209,35 @@ def test_hint_highlights_a_move(new_page):
     )
     expect(target).to_have_class(__import__("re").compile(r"\bhinted\b"))
     expect(live(page)).not_to_be_empty()
+
+
+def test_a_stale_page_redraws_from_the_server(new_page):
+    page = new_page(code=EXAMPLE_CODE)
+    other = page.context.new_page()
+    other.goto("/")
+    other.wait_for_selector("body[data-ready]")
+    card(other, "king of clubs").click()
+    expect(moves(other)).to_have_text("1")
+    # the first tab still shows the start; its play is refused as stale and it redraws
+    stock(page).click()
+    expect(moves(page)).to_have_text("1")
+    expect(card(page, "king of clubs")).to_have_count(0)
+    expect(stock(page)).to_have_accessible_name("Stock, 23 cards")
+
+
+def test_moves_animate_unless_reduced_motion_is_asked(new_page):
+    count_animations = (
+        "window.animations = 0; const animate = Element.prototype.animate;"
+        "Element.prototype.animate = function (...a) { window.animations += 1;"
+        " return animate.apply(this, a); };"
+    )
+    moving = new_page(code=EXAMPLE_CODE, motion="no-preference")
+    moving.evaluate(count_animations)
+    card(moving, "king of clubs").click()
+    expect(moves(moving)).to_have_text("1")
+    assert moving.evaluate("window.animations") > 0
+    still = new_page(code=EXAMPLE_CODE, motion="reduce")
+    still.evaluate(count_animations)
+    card(still, "king of clubs").click()
+    expect(moves(still)).to_have_text("1")
+    assert still.evaluate("window.animations") == 0
