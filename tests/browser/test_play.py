@@ -229,7 +229,7 @@ def test_moves_animate_unless_reduced_motion_is_asked(new_page):
     count_animations = (
         "window.animations = 0; const animate = Element.prototype.animate;"
         "Element.prototype.animate = function (...a) { window.animations += 1;"
-        " return animate.apply(this, a); };"
+        " return animate.apply(this, a); }; 0;"
     )
     moving = new_page(code=EXAMPLE_CODE, motion="no-preference")
     moving.evaluate(count_animations)
