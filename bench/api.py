@@ -8,6 +8,8 @@ p99 < 20 ms; first page load < 150 KB. Prints figures only; it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import re
 import socket
 import statistics
@@ -18,6 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 import httpx
@@ -53,30 +56,75 @@ def server(db: Path) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+class RawHttp:
+    """A lean keep-alive HTTP/1.1 client, so the figures measure the server and not httpx."""
+
+    def __init__(self, base: str) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.host, self.port = host, int(port)
+        self.cookie = ""
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        if payload:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        if self.cookie:
+            head += f"Cookie: {self.cookie}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "set-cookie" and value.strip().startswith("tripeaks_player="):
+                self.cookie = value.strip().split(";")[0]
+        data = await self.reader.readexactly(length) if length else b""
+        return status, json.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            await self.writer.wait_closed()
+            self.writer = None
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def play_games(base: str, games: int) -> dict[str, list[float]]:
-    """Whole games: the first playable card, else a draw, with an undo now and then."""
+    return asyncio.run(_play_games(base, games))
+
+
+async def _play_games(base: str, games: int) -> dict[str, list[float]]:
+    """Whole games, one after another: the first fitting card, else a draw, an undo now and then."""
     times: dict[str, list[float]] = {"play": [], "draw": [], "undo": []}
-    with httpx.Client(base_url=base, timeout=10.0) as client:
-        for g in range(games):
-            state = client.post("/api/games", json={}).json()
-            for step in range(200):
-                if state["status"] != "playing":
-                    break
-                kind, body = next_action(state, step)
-                started = time.perf_counter()
-                reply = client.post(f"/api/games/{state['id']}/{kind}", json=body)
-                times[kind].append(time.perf_counter() - started)
-                if reply.status_code == 200:
-                    state = reply.json()
-                elif reply.status_code == 422 and reply.json().get("state"):
-                    state = reply.json()["state"]
-                else:
-                    raise SystemExit(f"game {g}: {kind} got {reply.status_code} {reply.text}")
+    client = RawHttp(base)
+    for g in range(games):
+        status, state = await client.request("POST", "/api/games", {})
+        for step in range(200):
+            if state["status"] != "playing":
+                break
+            kind, body = next_action(state, step)
+            started = time.perf_counter()
+            status, reply = await client.request("POST", f"/api/games/{state['id']}/{kind}", body)
+            times[kind].append(time.perf_counter() - started)
+            if status == 200:
+                state = reply
+            elif status == 422 and reply.get("state"):
+                state = reply["state"]
+            else:
+                raise SystemExit(f"game {g}: {kind} got {status} {reply}")
+    await client.close()
     return times
 
 

@@ -18,10 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from api import percentile, server
+from api import RawHttp, percentile, server
 
 
 class Tally:
@@ -55,35 +53,38 @@ def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, An
 
 async def player(base: str, seed: int, until: float, think: float, tally: Tally, lang: str) -> None:
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, timeout=10.0) as client:
-        state: dict[str, Any] | None = None
-        while time.perf_counter() < until:
-            try:
-                if state is None or state["status"] != "playing":
-                    reply = await client.post(f"/api/games?lang={lang}", json={})
-                    if reply.status_code != 201:
-                        tally.error(f"new game {reply.status_code}")
-                        continue
-                    state = reply.json()
-                    tally.games += 1
+    client = RawHttp(base)
+    state: dict[str, Any] | None = None
+    while time.perf_counter() < until:
+        try:
+            if state is None or state["status"] != "playing":
+                status, reply = await client.request("POST", f"/api/games?lang={lang}", {})
+                if status != 201:
+                    tally.error(f"new game {status}")
                     continue
-                kind, body = choose(state, rng)
-                started = time.perf_counter()
-                reply = await client.post(f"/api/games/{state['id']}/{kind}?lang={lang}", json=body)
-                tally.latencies.append(time.perf_counter() - started)
-                if reply.status_code == 200:
-                    state = reply.json()
-                elif reply.status_code == 422 and reply.json().get("state"):
-                    tally.refused += 1
-                    state = reply.json()["state"]
-                else:
-                    tally.error(f"{kind} {reply.status_code}")
-                    state = None
-            except httpx.TransportError as lost:
-                tally.error(type(lost).__name__)
+                state = reply
+                tally.games += 1
+                continue
+            kind, body = choose(state, rng)
+            started = time.perf_counter()
+            path = f"/api/games/{state['id']}/{kind}?lang={lang}"
+            status, reply = await client.request("POST", path, body)
+            tally.latencies.append(time.perf_counter() - started)
+            if status == 200:
+                state = reply
+            elif status == 422 and reply.get("state"):
+                tally.refused += 1
+                state = reply["state"]
+            else:
+                tally.error(f"{kind} {status}")
                 state = None
-            if think:
-                await asyncio.sleep(rng.uniform(0, 2 * think))
+        except (OSError, asyncio.IncompleteReadError) as lost:
+            tally.error(type(lost).__name__)
+            await client.close()
+            state = None
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+    await client.close()
 
 
 async def run(base: str, players: int, seconds: float, think: float) -> tuple[Tally, float]:
@@ -107,9 +108,17 @@ def main() -> None:
         default=100.0,
         help="mean pause between a player's taps (uniform 0 to twice this); 0 for none",
     )
+    parser.add_argument("--url", help="an already running server instead of starting one")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "load.db") as base:
-        tally, elapsed = asyncio.run(run(base, args.players, args.seconds, args.think_ms / 1000))
+    if args.url:
+        tally, elapsed = asyncio.run(
+            run(args.url, args.players, args.seconds, args.think_ms / 1000)
+        )
+    else:
+        with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "load.db") as base:
+            tally, elapsed = asyncio.run(
+                run(base, args.players, args.seconds, args.think_ms / 1000)
+            )
     n = len(tally.latencies)
     errors = sum(tally.errors.values())
     print(

@@ -100,10 +100,17 @@ def _json(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
+NEAR_THE_END = 20
+"""Cards removed (or fewer than 4 left in the stock) from which the deal's verdict is prepared."""
+
+
 async def _with_result(state: GameState) -> GameState:
-    """Add the solver's verdict on the deal once the game is over (outside the store's lock)."""
-    if state.status != Status.PLAYING.value and state.result is None:
-        state.result = await solving.await_result(GameCode.parse(state.code))
+    """The solver's verdict on the deal once the game is over; asked for early, never waited on."""
+    removed = sum(slot.slot == "removed" for slot in state.tableau)
+    if state.status != Status.PLAYING.value:
+        state.result = solving.deal_result(GameCode.parse(state.code))
+    elif removed >= NEAR_THE_END or state.stock_size < 4:
+        solving.deal_result(GameCode.parse(state.code))
     return state
 
 

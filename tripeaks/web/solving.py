@@ -1,9 +1,10 @@
 """The solver behind hints, ``result`` and winnable deals, kept off the request path.
 
 A whole deal can take the solver a second or more, so searches run in worker processes (the GIL
-would otherwise stall every other player's request). A deal's verdict never changes, so it is
-computed once per code in the background as soon as a game is over, and ``result`` stays null until
-it is known. ``tripeaks.solver`` is imported lazily: without it the rest of the app still works.
+would otherwise stall every other player's request): one for hints, which a player waits for, and
+one at low priority for verdicts. A deal's verdict never changes, so it is computed once per code,
+in the background, from the moment a game nears its end; no reply waits for it, and ``result`` is
+null until it is known. ``tripeaks.solver`` is imported lazily: without it the app still works.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import atexit
 import importlib
 import multiprocessing
+import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -22,18 +24,15 @@ from tripeaks.game import Action, Game
 from tripeaks.rules import Rules
 from tripeaks.web.models import ResultOut
 
-WORKERS = 2
 PENDING_MAX = 16
 """Deals waiting for a verdict; beyond this a finished game simply gets its result later."""
 HINT_TIMEOUT = 20.0
-RESULT_WAIT = 2.0
-"""How long the reply that ends a game waits for the deal's verdict before going without it."""
 _RETRY = 30.0
 """Seconds between two looks for a missing solver: a failed import costs tens of milliseconds."""
 
 _lock = threading.RLock()
 """Reentrant: a future that is already done runs its callback at once, under the lock."""
-_pool: ProcessPoolExecutor | None = None
+_pools: dict[str, ProcessPoolExecutor] = {}
 _results: dict[str, ResultOut] = {}
 _pending: dict[str, Future[tuple[bool, int | None]]] = {}
 _missing_since: float | None = None
@@ -56,23 +55,33 @@ def available() -> bool:
     return _solver() is not None
 
 
-def _executor() -> ProcessPoolExecutor:
-    """One pool for the whole process, started on first use (spawned: the server has threads)."""
-    global _pool
+def _lower_priority() -> None:
+    os.nice(10)
+
+
+def _executor(kind: str) -> ProcessPoolExecutor:
+    """One worker per kind ("hint", "verdict") for the whole process, spawned on first use."""
     with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
-            atexit.register(shutdown)
-        return _pool
+        pool = _pools.get(kind)
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority if kind == "verdict" else None,
+            )
+            if not _pools:
+                atexit.register(shutdown)
+            _pools[kind] = pool
+        return pool
 
 
 def shutdown() -> None:
     """Stop the worker processes; the next search starts new ones."""
-    global _pool
     with _lock:
-        pool, _pool = _pool, None
+        pools = list(_pools.values())
+        _pools.clear()
         _pending.clear()
-    if pool is not None:
+    for pool in pools:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -94,7 +103,10 @@ def _hint(code: str, actions: tuple[str, ...]) -> str | None:
 
 
 def deal_result(code: GameCode) -> ResultOut | None:
-    """The deal's verdict from its start under its rules if known; otherwise start working on it."""
+    """The deal's verdict from its start under its rules if known; otherwise start working on it.
+
+    Never waits: call it early (near a game's end) so the verdict is there when it is over.
+    """
     key = str(code)
     with _lock:
         known = _results.get(key)
@@ -104,7 +116,7 @@ def deal_result(code: GameCode) -> ResultOut | None:
         if future is None:
             if len(_pending) >= PENDING_MAX or not available():
                 return None
-            future = _executor().submit(_solve_deal, key)
+            future = _executor("verdict").submit(_solve_deal, key)
             _pending[key] = future
             future.add_done_callback(lambda done: _settle(key, done))
             return None
@@ -120,29 +132,11 @@ def _settle(key: str, future: Future[tuple[bool, int | None]]) -> None:
         _results[key] = ResultOut(winnable=winnable, best_score=best)
 
 
-async def await_result(code: GameCode, timeout: float = RESULT_WAIT) -> ResultOut | None:
-    """The verdict, waiting at most ``timeout`` seconds for it; other requests go on meanwhile."""
-    found = deal_result(code)
-    if found is not None:
-        return found
-    with _lock:
-        future = _pending.get(str(code))
-    if future is None:
-        return None
-    try:
-        winnable, best = await asyncio.wait_for(
-            asyncio.shield(asyncio.wrap_future(future)), timeout
-        )
-    except Exception:  # too slow or a broken worker: the reply goes without, a later one has it
-        return None
-    return ResultOut(winnable=winnable, best_score=best)
-
-
 async def hint(game: Game) -> tuple[bool, Action | None] | None:
     """(winnable from here, the first move of a best win), or None without a solver."""
     if not available() or game.code is None:
         return None
-    future = _executor().submit(_hint, str(game.code), tuple(map(str, game.actions)))
+    future = _executor("hint").submit(_hint, str(game.code), tuple(map(str, game.actions)))
     try:
         text = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
     except TimeoutError:
