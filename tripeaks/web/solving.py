@@ -55,8 +55,17 @@ def available() -> bool:
     return _solver() is not None
 
 
-def _lower_priority() -> None:
-    os.nice(10)
+def _start_worker(parent: int, lower: bool) -> None:
+    """In a new worker: maybe yield the CPU to the server, and never outlive it (even SIGKILLed)."""
+    if lower:
+        os.nice(10)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _executor(kind: str) -> ProcessPoolExecutor:
@@ -67,7 +76,8 @@ def _executor(kind: str) -> ProcessPoolExecutor:
             pool = ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority if kind == "verdict" else None,
+                initializer=_start_worker,
+                initargs=(os.getpid(), kind == "verdict"),
             )
             if not _pools:
                 atexit.register(shutdown)
