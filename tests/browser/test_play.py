@@ -31,7 +31,9 @@ def test_a_deal_is_won_by_clicking(new_page, artifacts):
     expect(page.locator("#win-score")).to_contain_text(str(final.score))
     expect(page.locator("#score")).to_have_text(str(final.score))
     # the solver's verdict: this line is an optimal win
-    expect(page.locator("#win-result")).to_have_text("That is the best score this deal allows.")
+    expect(page.locator("#win-result")).to_have_text(
+        "That is the best score this deal allows.", timeout=20_000
+    )
     expect(win.get_by_role("button", name="New game")).to_be_focused()
     expect(page.locator("#tableau").get_by_role("button")).to_have_count(0)
     page.screenshot(path=artifacts / "win-1280x800.png")
@@ -85,6 +87,8 @@ def test_undo_puts_the_card_back_and_the_move_counter_stays(new_page):
 def test_a_pasted_code_deals_the_same_cards_and_a_bad_one_is_refused(new_page):
     page = new_page()
     first_code = page.locator("#code").inner_text()
+    page.keyboard.press("d")  # a move: leaving the game now needs a confirmation
+    expect(moves(page)).to_have_text("1")
     page.locator("#tools").get_by_role("button", name="New game").click()
     dialog = page.locator("#dlg-new")
     expect(dialog.get_by_role("radio", name="Easy (king and ace connected)")).to_be_checked()
@@ -124,8 +128,16 @@ def test_cancelling_the_confirmation_keeps_the_game(new_page):
     page = new_page(code=EXAMPLE_CODE)
     page.keyboard.press("n")
     page.locator("#dlg-new").get_by_role("button", name="Deal").click()
+    # no move yet: nothing to lose, no question
+    expect(page.locator("#code")).not_to_have_text(EXAMPLE_CODE)
+    page.keyboard.press("d")
+    expect(moves(page)).to_have_text("1")
+    played = page.locator("#code").inner_text()
+    page.keyboard.press("n")
+    page.locator("#dlg-new").get_by_role("button", name="Deal").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Keep playing").click()
-    expect(page.locator("#code")).to_have_text(EXAMPLE_CODE)
+    expect(page.locator("#code")).to_have_text(played)
+    expect(moves(page)).to_have_text("1")
 
 
 def test_reloading_continues_the_same_game(new_page):
@@ -171,7 +183,9 @@ def test_finnish_shows_the_words_of_the_specification(new_page, artifacts):
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("Ei enää mahdollisia siirtoja")
     expect(live(page)).to_contain_text("Ei enää mahdollisia siirtoja")
-    expect(notice.locator("#stuck-result")).to_contain_text("olisi ollut voitettavissa")
+    expect(notice.locator("#stuck-result")).to_contain_text(
+        "olisi ollut voitettavissa", timeout=20_000
+    )
     expect(notice.get_by_role("button", name="Kumoa")).to_be_enabled()
     expect(notice.get_by_role("button", name="Uusi peli")).to_be_visible()
     page.screenshot(path=artifacts / "stuck-fi-360x640.png")

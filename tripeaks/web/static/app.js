@@ -303,7 +303,7 @@ function render(next, { animate = false } = {}) {
 }
 
 /** The solver's verdict may come after the reply that ended the game: ask again a few times. */
-async function awaitVerdict(ended, tries = 4) {
+async function awaitVerdict(ended, tries = 8) {
   for (let i = 0; i < tries; i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     if (state !== ended) return;
@@ -457,8 +457,9 @@ async function copyCode() {
 
 // ---- Games -------------------------------------------------------------------------------
 
+/** A game the statistics would count as lost if it were left now (a game without a move does not count). */
 function unfinished() {
-  return state && state.status === "playing";
+  return state && state.status === "playing" && state.moves > 0;
 }
 
 /** Start a game; returns the server's error message for a refused code, or null. */
