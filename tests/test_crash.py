@@ -39,6 +39,7 @@ from tripeaks.cli import main
 from tripeaks.i18n import LANGUAGES, translator
 for lang in LANGUAGES:
     translator(lang)
+tripeaks.web.app.create_app(sys.argv[1])  # warms FastAPI's caches: each fork starts sooner
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 for line in sys.stdin:
     pid = os.fork()
@@ -65,7 +66,10 @@ class Servers:
         self.base = f"http://127.0.0.1:{self.port}"
         self.argv = ["serve", "--no-browser", "--port", str(self.port), "--db", str(db)]
         self.zygote = subprocess.Popen(
-            [sys.executable, "-c", ZYGOTE], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            [sys.executable, "-c", ZYGOTE, str(db.with_name("warm.db"))],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
         )
         self.command: subprocess.Popen[bytes] | None = None
         self.pid = 0
