@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, card, moves
+from playwright.sync_api import expect
+from tripeaks_page import EXAMPLE_CODE, card, moves, no_violations
 
 from tripeaks.i18n import messages
 
@@ -20,13 +19,6 @@ SECTIONS = [
     "keys",
     "sources",
 ]
-AXE = Axe()
-
-
-def no_violations(page: Page, screen: str) -> None:
-    page.wait_for_timeout(50)
-    results = AXE.run(page)
-    assert results.violations_count == 0, f"{screen}:\n{results.generate_report()}"
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, STUCK_CODE, WIN_CODE, card, click_line, moves, winning_line
+from tripeaks_page import (
+    EXAMPLE_CODE,
+    STUCK_CODE,
+    WIN_CODE,
+    card,
+    click_line,
+    moves,
+    no_violations,
+    winning_line,
+)
 
 from tripeaks.game import Action
 
@@ -72,6 +81,7 @@ def test_dark_theme_mid_game_and_win_screens(new_page, width, height, artifacts)
     click_line(page, WIN_CODE, line[12:], before=line[:12])
     expect(page.locator("#dlg-win")).to_be_visible()
     page.screenshot(path=artifacts / f"win-{width}x{height}-dark.png")
+    no_violations(page, "win screen")
 
 
 def test_first_load_weighs_less_than_150_kb(new_page):
@@ -105,6 +115,7 @@ def test_statistics_list_recent_games_replay_them_and_reset(new_page):
         page.keyboard.press("d")
         expect(moves(page)).to_have_text(str(n))
     expect(page.locator("#stuck")).to_be_visible()
+    no_violations(page, "stuck notice")
     page.locator("#stuck").get_by_role("button", name="New game").click()
     page.locator("#dlg-new").get_by_role("button", name="Deal").click()
     expect(page.locator("#code")).not_to_have_text(STUCK_CODE)

@@ -93,6 +93,15 @@ def click_line(
         expect(moves(page)).to_have_text(str(len(done)))
 
 
+def no_violations(page: Page, screen: str) -> None:
+    """axe-core finds nothing on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.wait_for_timeout(50)
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{screen}:\n{results.generate_report()}"
+
+
 def open_settings(page: Page) -> Locator:
     page.locator("#tools").get_by_role("button", name="Settings").click()
     dialog = page.locator("#dlg-settings")
