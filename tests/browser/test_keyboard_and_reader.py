@@ -79,6 +79,12 @@ def test_undo_and_hint_and_new_game_keys(new_page):
     expect(page.locator("#dlg-help")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#dlg-help")).to_be_hidden()
+    settings = page.locator("#tools").get_by_role("button", name="Settings")
+    settings.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#dlg-settings")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(settings).to_be_focused()  # the focus goes back where it came from
     page.keyboard.press("n")
     dialog = page.locator("#dlg-new")
     expect(dialog).to_be_visible()
