@@ -92,7 +92,11 @@ def shutdown() -> None:
         _pools.clear()
         _pending.clear()
     for pool in pools:
-        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in list(
+            pool._processes.values()
+        ):  # a search in progress is not worth waiting for
+            worker.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # In the worker processes --------------------------------------------------------------------
