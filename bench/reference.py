@@ -81,21 +81,22 @@ def fixed_codes(count: int, rules: Rules) -> list[GameCode]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the reference verdicts of the fixed codes to a JSON file the tests compare against."""
+    """Append the reference verdicts of the fixed codes to a JSON-lines file, one deal a line."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("output", type=Path)
     parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--rules", choices=["easy", "classic"], default="easy")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many deals")
     args = parser.parse_args(argv)
-    rows = []
-    for rules in Rules:
-        for n, code in enumerate(fixed_codes(args.deals, rules), start=1):
+    rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
+    with args.output.open("a") as out:
+        for code in fixed_codes(args.deals, rules)[args.skip :]:
             started = time.perf_counter()
             verdict = reference_search(deal(code), rules)
             seconds = time.perf_counter() - started
-            rows.append({"code": str(code), **asdict(verdict), "seconds": round(seconds, 4)})
-            print(f"\r{rules.name.lower()} {n}/{args.deals}", end="", file=sys.stderr, flush=True)
-        print(file=sys.stderr)
-    args.output.write_text("[\n" + ",\n".join(json.dumps(row) for row in rows) + "\n]\n")
+            row = {"code": str(code), **asdict(verdict), "seconds": round(seconds, 4)}
+            out.write(json.dumps(row) + "\n")
+            out.flush()
     return 0
 
 

@@ -84,7 +84,13 @@ UNDER_MASK: tuple[int, ...] = tuple(_under(p) for p in range(TABLEAU_SIZE))
 
 
 def _bits(mask: int) -> list[int]:
-    return [p for p in range(TABLEAU_SIZE) if mask >> p & 1]
+    """The positions in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,12 @@ class _Search:
     """One deal under one rules, prepared as tables of ints for the search."""
 
     def __init__(self, cards: Deal, rules: Rules) -> None:
+        self.wraps = rules.wraps
+        self.runs: dict[int, int] = {}
+        self.rank_order = tuple(range(1, 14))
+        self.rank_orders = tuple(
+            tuple((gap + k - 1) % 13 + 1 for k in range(1, 14)) for gap in range(14)
+        )
         self.ranks = tuple(card.rank for card in cards.tableau)
         self.stock = tuple(card.rank for card in cards.stock)
         self.neighbours = tuple(rules.neighbours(r) if r else () for r in range(14))
@@ -135,6 +147,8 @@ class _Search:
             for r in range(14)
         )
         """stock_fits[r][d]: how many of the first d stock cards fit on rank r."""
+        self.nodes = 0
+        """Positions visited, the machine-independent measure of a search's work."""
         self.lost: set[int] = set()
         self.lost_at: dict[int, int] = {}
         """lost_at[present]: the fewest draws at which a position with these cards was lost; drawing
@@ -179,6 +193,41 @@ class _Search:
                 return -1
         return must
 
+    def runs_needed(self, present: int) -> int:
+        """A lower bound on the runs (one per draw, plus the current one) that clear ``present``.
+
+        A run is a walk over ranks one apart, so its n cards take n - 1 steps, and a rank with c
+        cards takes part in at most 2c steps. The most steps along a path of ranks is found
+        greedily; each group of ranks cut off by a missing rank needs a run of its own. Under Easy
+        the ranks form a circle: it is cut at a missing rank, or, with all thirteen present, the
+        king-ace step is counted at its largest.
+        """
+        counts = [(present & m).bit_count() for m in self.rank_mask]
+        order = self.rank_order
+        extra = 0
+        if self.wraps:
+            gap = next((r for r in range(1, 14) if not counts[r]), 0)
+            if gap:
+                order = self.rank_orders[gap]
+            else:
+                extra = 2 * min(counts[1], counts[13])
+        total = cards = steps = carry = 0
+        for i, r in enumerate(order):
+            here = counts[r]
+            if not here:
+                if cards:
+                    total += max(1, cards - steps)
+                cards = steps = carry = 0
+                continue
+            cards += here
+            there = counts[order[i + 1]] if i < 12 else 0
+            step = min(2 * here - carry, 2 * there)
+            steps += step
+            carry = step
+        if cards:
+            total += max(1, cards - steps - extra)
+        return total
+
     def run(self, present: int, drawn: int, top: int, limit: int) -> list[int] | None:
         """A winning path with at most ``limit`` stock cards drawn in all, or None."""
         must = self.needs(present, drawn, top, limit, tuple(range(1, 14)))
@@ -192,15 +241,25 @@ class _Search:
     def _dfs(
         self, present: int, drawn: int, top: int, limit: int, must: int, path: list[int]
     ) -> bool:
+        self.nodes += 1
         if not present:
             return True
         key = present | drawn << 28 | top << 33
         if key in self.lost:
             return False
+        runs = self.runs.get(present)
+        if runs is None:
+            runs = self.runs[present] = self.runs_needed(present)
+        if drawn + runs - 1 > limit:
+            self.lost.add(key)
+            return False
         moves = _bits(must or free_mask(present) & self.fit_mask[top])
+        dead_end = False
         for pos in moves:
             rank = self.ranks[pos]
             after = present & ~(1 << pos)
+            if not after & self.fit_mask[rank]:
+                dead_end = True
             nxt = self.needs(after, drawn, rank, limit, self.neighbours[rank])
             if nxt < 0:
                 continue
@@ -208,7 +267,12 @@ class _Search:
             if self._dfs(after, drawn, rank, limit, nxt, path):
                 return True
             path.pop()
-        if not must and drawn < limit and self.lost_at.get(present, _NEVER) > drawn:
+        if (
+            not must
+            and not dead_end
+            and drawn < limit
+            and self.lost_at.get(present, _NEVER) > drawn
+        ):
             rank = self.stock[drawn]
             nxt = self.needs(present, drawn + 1, rank, limit, self.neighbours[rank])
             if nxt >= 0:
@@ -221,23 +285,48 @@ class _Search:
             self.lost_at[present] = drawn
         return False
 
+    def never_removed(self, present: int, drawn: int, top: int) -> int:
+        """Cards no line can remove: no neighbour left to go on, and those lying under them."""
+        free = free_mask(present)
+        stuck = 0
+        for pos in _bits(present):
+            rank = self.ranks[pos]
+            if self.next_stock[rank][drawn] != _NEVER or (
+                free >> pos & 1 and rank in self.neighbours[top]
+            ):
+                continue
+            if not present & self.fit_mask[rank] & ~UNDER_MASK[pos]:
+                stuck |= 1 << pos | UNDER_MASK[pos]
+        return stuck & present
+
     def most_removed(self, present: int, drawn: int, top: int) -> int:
-        """The fewest tableau cards left at any reachable position (for a lost deal)."""
+        """The fewest tableau cards left at any reachable position, for a position already lost.
+
+        The search stops as soon as it leaves only the cards that can never be removed (at least
+        one, the position being lost). Drawing while a dead-end card (one nothing left fits on)
+        could be played is skipped: playing it first and then drawing removes one card more.
+        """
         seen: set[int] = set()
-        best = [bin(present).count("1")]
+        floor = max(1, self.never_removed(present, drawn, top).bit_count())
+        best = [present.bit_count()]
         stock_size = len(self.stock)
 
         def visit(present: int, drawn: int, top: int) -> None:
             key = present | drawn << 28 | top << 33
-            if key in seen or not best[0]:
+            if key in seen or best[0] <= floor:
                 return
             seen.add(key)
-            left = bin(present).count("1")
+            left = present.bit_count()
             if left < best[0]:
                 best[0] = left
+            dead_end = False
             for pos in _bits(free_mask(present) & self.fit_mask[top]):
-                visit(present & ~(1 << pos), drawn, self.ranks[pos])
-            if drawn < stock_size:
+                after = present & ~(1 << pos)
+                rank = self.ranks[pos]
+                if not after & self.fit_mask[rank]:
+                    dead_end = True
+                visit(after, drawn, rank)
+            if drawn < stock_size and not dead_end:
                 visit(present, drawn + 1, self.stock[drawn])
 
         visit(present, drawn, top)
