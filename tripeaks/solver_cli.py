@@ -113,8 +113,9 @@ def _winnable(code: str) -> bool:
 class _Progress:
     """A one-line progress bar on stderr, redrawn at most ten times a second."""
 
-    def __init__(self, total: int, label: str, stream: TextIO = sys.stderr) -> None:
-        self.total, self.label, self.stream = total, label, stream
+    def __init__(self, total: int, label: str, stream: TextIO | None = None) -> None:
+        self.total, self.label = total, label
+        self.stream = sys.stderr if stream is None else stream
         self.started = self.shown = time.monotonic()
 
     def update(self, done: int) -> None:

@@ -1,0 +1,71 @@
+"""The ``tripeaks solve`` and ``tripeaks survey`` commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tripeaks.cli import main
+from tripeaks.rules import Rules
+from tripeaks.solver import is_winnable
+from tripeaks.solver_cli import survey_codes, wilson_interval
+
+
+def test_solve_prints_the_verdict_the_best_score_and_the_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", "TP1-E-AAAAAAB"]) == 0
+    out = capsys.readouterr().out
+    assert "TP1-E-AAAAAAB (Easy): winnable; best score 759 with 13 draws in 41 moves" in out
+    assert out.split("\n")[1].split()[:3] == ["J♠", "10♥", "draw"]
+
+
+def test_solve_json_gives_the_line_as_actions_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", " tp1-c-aaaaaab ", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["code"] == "TP1-C-AAAAAAB" and result["rules"] == "classic"
+    assert (result["winnable"], result["final_score"], result["draws"]) == (True, 750, 22)
+    assert result["line"].count("draw") == 22 and len(result["line"]) == len(result["cards"]) == 50
+    assert result["cards"][1] == "draw 4♠"
+
+
+def test_solve_both_rules_reports_a_lost_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "TP1-E-EYVQHJU", "--json", "--both-rules"]) == 0
+    easy, classic = json.loads(capsys.readouterr().out)
+    assert (easy["rules"], easy["winnable"]) == ("easy", True)
+    assert classic == {
+        "code": "TP1-C-EYVQHJU",
+        "rules": "classic",
+        "winnable": False,
+        "final_score": None,
+        "draws": None,
+        "max_removed": 25,
+        "line": [],
+        "cards": [],
+    }
+    main(["solve", "TP1-C-EYVQHJU"])
+    assert "not winnable; at most 25 of 28 cards can be removed" in capsys.readouterr().out
+
+
+def test_survey_counts_the_winnable_share_of_reproducible_codes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    codes = list(survey_codes(8, Rules.CLASSIC, seed=11))
+    assert codes == list(survey_codes(8, Rules.CLASSIC, seed=11))
+    won = sum(is_winnable(code) for code in codes)
+    assert (
+        main(["survey", "--deals", "8", "--rules", "classic", "--seed", "11", "--workers", "2"])
+        == 0
+    )
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"classic: {won} of 8 deals winnable")
+    assert "8/8" in captured.err
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(73, 100)
+    assert low == pytest.approx(0.6357, abs=1e-4) and high == pytest.approx(0.8073, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(10, 10)[0] == pytest.approx(0.7225, abs=1e-4)
