@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -13,6 +15,14 @@ import pytest
 from tripeaks.game import Action, Game
 from tripeaks.store import Store
 from tripeaks.web.app import create_app
+
+T = TypeVar("T")
+
+
+def run(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """asyncio.run in a thread of its own: another test in this worker may own a running loop."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(lambda: asyncio.run(main())).result()
 
 
 async def one_player(app: Any, seed: int) -> tuple[str, str, list[str]]:
@@ -57,7 +67,7 @@ def test_concurrent_players_each_get_exactly_their_actions(
     async def everyone() -> list[tuple[str, str, list[str]]]:
         return await asyncio.gather(*(one_player(app, seed) for seed in range(20)))
 
-    played = asyncio.run(everyone())
+    played = run(everyone)
     print(
         f"{sum(batches)} changes in {sum(1 for b in batches if b)} commits, at most {max(batches)}"
     )
@@ -83,4 +93,4 @@ def test_two_tabs_sending_at_once_apply_one_action(tmp_path: Path) -> None:
             assert after["version"] == 1 and after["stock_size"] == 22
             return sorted(r.status_code for r in replies)
 
-    assert asyncio.run(race()) == [200, 409, 409, 409, 409, 409]
+    assert run(race) == [200, 409, 409, 409, 409, 409]
