@@ -75,7 +75,7 @@ def best_win_sample(rules: Rules, count: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("rules", list(Rules))
 def test_best_win_has_the_fewest_draws_and_replays_to_its_score(rules: Rules) -> None:
-    for row in best_win_sample(rules, 6):
+    for row in best_win_sample(rules, 5):
         solution = solve(row["code"])
         assert solution.winnable and solution.max_removed == TABLEAU_SIZE
         assert solution.draws == row["draws"] == solution.line.count(DRAW)
@@ -85,7 +85,7 @@ def test_best_win_has_the_fewest_draws_and_replays_to_its_score(rules: Rules) ->
 
 
 def test_a_lost_deal_reports_the_most_cards_the_reference_removes() -> None:
-    lost = [row for row in rows_of(Rules.CLASSIC) if not row["winnable"]][:4]
+    lost = [row for row in rows_of(Rules.CLASSIC) if not row["winnable"]][:3]
     for row in lost:
         solution = solve(row["code"])
         assert not solution.winnable
