@@ -6,48 +6,19 @@ from playwright.sync_api import Locator, Page, expect
 
 from tripeaks.describe import card_name
 from tripeaks.game import Action, ActionKind, Game
+from tripeaks.solver import solve
 
 WIN_CODE = "TP1-E-AAAAAAC"
-"""A deal the tests win; its winning line comes from the solver (or a small search without it)."""
+"""A deal the tests win; its winning line comes from the solver."""
 EXAMPLE_CODE = "TP1-E-AAAAAAB"
 STUCK_CODE = "TP1-C-AAAAAAH"
 """Drawing all 23 stock cards of this deal, playing nothing, leaves no possible move."""
 
 
 def winning_line(code: str) -> list[Action]:
-    try:
-        from tripeaks.solver import solve
-    except ImportError:
-        return _search_win(Game.new(code))
     solution = solve(code)
     assert solution.winnable
     return list(solution.line)
-
-
-def _search_win(game: Game, budget: int = 200_000) -> list[Action]:
-    failed: set[tuple[int, int, int]] = set()
-    line: list[Action] = []
-    left = [budget]
-
-    def search() -> bool:
-        if game.is_won:
-            return True
-        key = (game.present, game.drawn, game.discard_top.rank)
-        if key in failed or left[0] <= 0:
-            return False
-        left[0] -= 1
-        for action in list(game.legal_moves()):
-            game.apply(action)
-            line.append(action)
-            if search():
-                return True
-            line.pop()
-            game.undo()
-        failed.add(key)
-        return False
-
-    assert search(), "no win found"
-    return line
 
 
 def name_at(code: str, actions: list[Action], pos: int, lang: str = "en") -> str:
