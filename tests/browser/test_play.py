@@ -200,6 +200,7 @@ def test_first_visit_follows_the_browser_language_and_remembers_a_choice(new_pag
     expect(page.locator("#tools").get_by_role("button", name="Partida nova")).to_be_visible()
     page.locator("#tools [data-action='settings']").click()
     page.locator("#set-lang").select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     page.keyboard.press("Escape")
     page.reload()
     page.wait_for_selector("body[data-ready]")

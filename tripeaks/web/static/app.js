@@ -596,6 +596,7 @@ function applyTheme(theme) {
 
 async function changeLanguage(next) {
   if (next === lang || !LANGS.includes(next)) return;
+  save(STORE.lang, next); // the choice is remembered at once, even if the page goes before the words come
   if (!(await loadMessages(next))) return;
   if (state && state.id) {
     const { status, data } = await api("GET", `/api/games/${state.id}`);
