@@ -1,6 +1,6 @@
 """SPEC §1: 28 positions in rows of 3, 6, 9 and 10; who covers whom; the three peaks."""
 
-from tripeaks.layout import COVERED_BY, COVERS, PEAK_OF, PEAKS, ROWS, position
+from tripeaks.layout import CENTRE_X, COVERED_BY, COVERS, PEAK_OF, PEAKS, ROWS, position
 
 
 def test_rows_and_flat_indexes() -> None:
@@ -29,3 +29,10 @@ def test_peaks_are_nine_nine_and_ten_cards() -> None:
     assert set().union(*PEAKS) == set(range(28))
     assert [PEAK_OF[p] for p in ROWS[3]] == [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
     assert [PEAK_OF[p] for p in ROWS[2]] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+
+
+def test_each_card_is_drawn_centred_over_the_two_that_cover_it() -> None:
+    assert [CENTRE_X[p] for p in ROWS[3]] == [float(i) for i in range(10)]
+    assert [CENTRE_X[p] for p in ROWS[2]] == [i + 0.5 for i in range(9)]
+    assert [CENTRE_X[p] for p in ROWS[1]] == [1.0, 2.0, 4.0, 5.0, 7.0, 8.0]
+    assert [CENTRE_X[p] for p in ROWS[0]] == [1.5, 4.5, 7.5]

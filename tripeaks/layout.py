@@ -66,6 +66,19 @@ PEAK_OF: tuple[int, ...] = tuple(
     next(k for k, peak in enumerate(PEAKS) if p in peak) for p in POSITIONS
 )
 
+
+def _centre_x() -> tuple[float, ...]:
+    x: dict[int, float] = {}
+    for pos in reversed(POSITIONS):
+        cover = COVERED_BY[pos]
+        x[pos] = sum(x[q] for q in cover) / len(cover) if cover else float(INDEX_IN_ROW[pos])
+    return tuple(x[p] for p in POSITIONS)
+
+
+CENTRE_X: tuple[float, ...] = _centre_x()
+"""Where each card is drawn, in card widths: bottom card i at i, every other card centred over the
+two that cover it. The page takes its geometry from here, through the API."""
+
 COVERED_BY_MASK: tuple[int, ...] = tuple(sum(1 << q for q in cov) for cov in COVERED_BY)
 PEAK_MASKS: tuple[int, ...] = tuple(sum(1 << p for p in peak) for peak in PEAKS)
 ALL_MASK = (1 << TABLEAU_SIZE) - 1

@@ -20,7 +20,7 @@ from tripeaks import stats as statistics
 from tripeaks.codes import GameCode, InvalidCode
 from tripeaks.game import DRAW, UNDO, Action, Game, IllegalMove, Status
 from tripeaks.i18n import messages, translator
-from tripeaks.layout import COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import StaleVersion, Store, UnknownGame, new_id
 from tripeaks.web import errors, solving
@@ -74,11 +74,6 @@ def _player(request: Request) -> str | None:
 
 
 def _layout() -> LayoutOut:
-    """x in card widths (bottom card i at x = i), each card centred over the two that cover it."""
-    x: dict[int, float] = {}
-    for pos in reversed(POSITIONS):
-        cover = COVERED_BY[pos]
-        x[pos] = sum(x[q] for q in cover) / len(cover) if cover else float(INDEX_IN_ROW[pos])
     return LayoutOut(
         positions=[
             PositionOut(
@@ -87,7 +82,7 @@ def _layout() -> LayoutOut:
                 index=INDEX_IN_ROW[pos],
                 peak=PEAK_OF[pos],
                 covered_by=list(COVERED_BY[pos]),
-                x=x[pos],
+                x=CENTRE_X[pos],
                 y=float(ROW_OF[pos] - 1),
             )
             for pos in POSITIONS
