@@ -228,3 +228,15 @@ def test_from_deal_refuses_a_deal_with_a_card_twice() -> None:
     card = Card.parse("A♣")
     with pytest.raises(ValueError):
         Game.from_deal(tableau=[card] * 28, discard=card, stock=[])
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game = example_game()
+    game.play(K_CLUBS)
+    twin = game.copy()
+    twin.play(A_SPADES)
+    assert twin.undo() == Action.play(A_SPADES)
+    assert twin.undo() == Action.play(K_CLUBS)
+    assert game.card_at(A_SPADES) is not None and game.card_at(K_CLUBS) is None
+    assert (game.score, game.moves, game.actions) == (499, 1, (Action.play(K_CLUBS),))
+    assert game.can_undo

@@ -158,6 +158,15 @@ class Game:
             game.apply(action)
         return game
 
+    def copy(self) -> Game:
+        """An independent game in the same state, undo history and log included (for look-ahead)."""
+        twin = Game(self.deal, self.rules, self.code)
+        twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
+        twin.score, twin.moves = self.score, self.moves
+        twin._done = self._done.copy()
+        twin._log = list(self._log)
+        return twin
+
     # What the player sees -----------------------------------------------------------------
 
     @property

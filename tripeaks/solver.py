@@ -348,9 +348,7 @@ def _actions(path: list[int]) -> tuple[Action, ...]:
 
 def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
     """The score the engine reports after playing ``line`` on a copy of ``game``."""
-    copy = Game(game.deal, game.rules, game.code)
-    copy.present, copy.drawn, copy.discard = game.present, game.drawn, list(game.discard)
-    copy.score, copy.moves = game.score, game.moves
+    copy = game.copy()
     for action in line:
         copy.apply(action)
     return copy.score

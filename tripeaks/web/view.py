@@ -76,7 +76,7 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
     if game.status is Status.WON:
         sentences.append(_("announce.won", score=game.score))
     elif game.status is Status.STUCK:
-        sentences.append(_("status.stuck") + ".")
+        sentences.append(_("announce.stuck"))
     return LastOut(
         kind=turn.action.kind.value,
         card=card_out(turn.card, lang),
