@@ -2,7 +2,11 @@
 
 A position is three small numbers: the tableau cards still present (a 28-bit mask), how many stock
 cards have been drawn and the rank on top of the discard. The search is a depth-first search over
-those, packed into one int, with a table of positions already proved lost and one sound pruning rule:
+those with a table of positions proved lost, and these sound rules to stop early:
+
+*Lost with fewer draws is lost with more.* Whatever a position can do with d cards drawn, the same
+cards and top with fewer drawn can do too, drawing through the extra stock cards when the other
+draws. So the table keeps, for each set of cards and top, the fewest draws at which it was lost.
 
 *A card needs a neighbour.* A tableau card of rank r can only be removed onto a discard of a rank next
 to r, and such a discard can only come from the current top, a stock card still to be drawn (within
@@ -11,13 +15,24 @@ of those is left the card is playable now or never; two such cards, or one that 
 A card loses its last source only when a neighbouring rank is played or drawn, so the rule is checked
 for the neighbours of the new top after every move, and once in full at the root.
 
+*Every card needs its own discard card.* Each card played covers the one it goes on, so the cards
+left, the stock cards within reach and the top must feed every card left at once, one each.
+
+*Runs.* Between two draws the cards played form a run of ranks one apart; the ranks left need at
+least so many runs, and each run past the current one costs a draw.
+
 The best win (fewest draws, which is the highest score) starts from any win and asks again for a win
 with one draw fewer than the best so far, reusing the lost positions: a position lost with more draws
 allowed is lost with fewer.
+
+The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
+search in Python here when no C compiler was at hand; both visit the same positions in the same order.
 """
 
 from __future__ import annotations
 
+import functools
+import struct
 from dataclasses import dataclass
 
 from tripeaks.codes import Deal, GameCode
@@ -30,6 +45,13 @@ from tripeaks.layout import (
     TABLEAU_SIZE,
 )
 from tripeaks.rules import Rules
+
+try:
+    from tripeaks import _search
+
+    COMPILED = True
+except ImportError:  # installed without a C compiler: the same search in Python, some 50x slower
+    COMPILED = False
 
 _DRAW = -1
 """A draw on the search's path; a play is its position 0-27."""
@@ -114,7 +136,6 @@ class _Search:
 
     def __init__(self, cards: Deal, rules: Rules) -> None:
         self.wraps = rules.wraps
-        self.runs: dict[int, int] = {}
         self.rank_order = tuple(range(1, 14))
         self.rank_orders = tuple(
             tuple((gap + k - 1) % 13 + 1 for k in range(1, 14)) for gap in range(14)
@@ -149,11 +170,14 @@ class _Search:
         """stock_fits[r][d]: how many of the first d stock cards fit on rank r."""
         self.nodes = 0
         """Positions visited, the machine-independent measure of a search's work."""
-        self.lost: set[int] = set()
-        self.lost_at: dict[int, int] = {}
-        """lost_at[present]: the fewest draws at which a position with these cards was lost; drawing
-        from it reaches every later draw count with the same cards, so those are lost too."""
-        """Positions (packed) proved lost with the most draws allowed so far."""
+        self.stock_ranks = tuple(
+            tuple(self.stock[:d].count(r) for d in range(len(self.stock) + 1)) for r in range(14)
+        )
+        """stock_ranks[r][d]: how many of the first d stock cards have rank r."""
+        self.lost: dict[int, int] = {}
+        """lost[present | top << 28]: the fewest cards drawn at which that position was lost (top 0:
+        with any top). Lost with d drawn means lost with more drawn: whatever the later position
+        can do, the earlier one can too, drawing through the extra stock cards when it draws."""
 
     def needs(self, present: int, drawn: int, top: int, limit: int, ranks: tuple[int, ...]) -> int:
         """Check that the cards of ``ranks`` can still find a discard to go on.
@@ -193,7 +217,7 @@ class _Search:
                 return -1
         return must
 
-    def runs_needed(self, present: int) -> int:
+    def runs_needed(self, counts: list[int]) -> int:
         """A lower bound on the runs (one per draw, plus the current one) that clear ``present``.
 
         A run is a walk over ranks one apart, so its n cards take n - 1 steps, and a rank with c
@@ -202,7 +226,6 @@ class _Search:
         the ranks form a circle: it is cut at a missing rank, or, with all thirteen present, the
         king-ace step is counted at its largest.
         """
-        counts = [(present & m).bit_count() for m in self.rank_mask]
         order = self.rank_order
         extra = 0
         if self.wraps:
@@ -228,6 +251,29 @@ class _Search:
             total += max(1, cards - steps - extra)
         return total
 
+    def predecessors_suffice(self, counts: list[int], drawn: int, top: int, limit: int) -> bool:
+        """Can every card left go on its own discard card of a neighbouring rank?
+
+        The discard cards to come are the tableau cards, the stock cards drawn within ``limit``
+        and the top, each taking one card. Demands and supplies alternate along the ranks, so a
+        greedy walk answers it, each demand taking from the rank below first (nobody else can use
+        what is left there). Under Easy the ranks close into a ring: the walk along the line is
+        tried first (enough, nearly always), then the ring opened at each share of the king-ace link.
+        """
+        supply = [
+            counts[r] + self.stock_ranks[r][limit] - self.stock_ranks[r][drawn] if r else 0
+            for r in range(14)
+        ]
+        supply[top] += 1
+        supply.append(0)
+        if _fed_along(counts, supply, False, 0):
+            return True
+        if not self.wraps:
+            return False
+        return any(
+            _fed_along(counts, supply, True, link) for link in range(min(counts[1], supply[13]) + 1)
+        )
+
     def run(self, present: int, drawn: int, top: int, limit: int) -> list[int] | None:
         """A winning path with at most ``limit`` stock cards drawn in all, or None."""
         must = self.needs(present, drawn, top, limit, tuple(range(1, 14)))
@@ -244,14 +290,13 @@ class _Search:
         self.nodes += 1
         if not present:
             return True
-        key = present | drawn << 28 | top << 33
-        if key in self.lost:
+        counts = [(present & m).bit_count() for m in self.rank_mask]
+        if drawn + self.runs_needed(counts) - 1 > limit:
             return False
-        runs = self.runs.get(present)
-        if runs is None:
-            runs = self.runs[present] = self.runs_needed(present)
-        if drawn + runs - 1 > limit:
-            self.lost.add(key)
+        if not self.predecessors_suffice(counts, drawn, top, limit):
+            return False
+        key = present | top << 28
+        if self.lost.get(key, _NEVER) <= drawn:
             return False
         moves = _bits(must or free_mask(present) & self.fit_mask[top])
         dead_end = False
@@ -267,12 +312,7 @@ class _Search:
             if self._dfs(after, drawn, rank, limit, nxt, path):
                 return True
             path.pop()
-        if (
-            not must
-            and not dead_end
-            and drawn < limit
-            and self.lost_at.get(present, _NEVER) > drawn
-        ):
+        if not must and not dead_end and drawn < limit and self.lost.get(present, _NEVER) > drawn:
             rank = self.stock[drawn]
             nxt = self.needs(present, drawn + 1, rank, limit, self.neighbours[rank])
             if nxt >= 0:
@@ -280,9 +320,9 @@ class _Search:
                 if self._dfs(present, drawn + 1, rank, limit, nxt, path):
                     return True
                 path.pop()
-        self.lost.add(key)
-        if self.lost_at.get(present, _NEVER) > drawn:
-            self.lost_at[present] = drawn
+        for lost in (key, present):
+            if self.lost.get(lost, _NEVER) > drawn:
+                self.lost[lost] = drawn
         return False
 
     def never_removed(self, present: int, drawn: int, top: int) -> int:
@@ -306,16 +346,17 @@ class _Search:
         one, the position being lost). Drawing while a dead-end card (one nothing left fits on)
         could be played is skipped: playing it first and then drawing removes one card more.
         """
-        seen: set[int] = set()
+        seen: dict[int, int] = {}
         floor = max(1, self.never_removed(present, drawn, top).bit_count())
         best = [present.bit_count()]
         stock_size = len(self.stock)
 
         def visit(present: int, drawn: int, top: int) -> None:
-            key = present | drawn << 28 | top << 33
-            if key in seen or best[0] <= floor:
+            # As in the search: explored to the end with fewer cards drawn, it reached at least as
+            # much. Only a finished position counts: one still being explored may count on this one.
+            key = present | top << 28
+            if best[0] <= floor or seen.get(key, _NEVER) <= drawn:
                 return
-            seen.add(key)
             left = present.bit_count()
             if left < best[0]:
                 best[0] = left
@@ -328,9 +369,48 @@ class _Search:
                 visit(after, drawn, rank)
             if drawn < stock_size and not dead_end:
                 visit(present, drawn + 1, self.stock[drawn])
+            if seen.get(key, _NEVER) > drawn:
+                seen[key] = drawn
 
         visit(present, drawn, top)
         return best[0]
+
+
+_DRAW_BYTE = 255
+"""A draw in a line from the compiled search."""
+_COVERED_BY_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *COVERED_BY_MASK)
+_UNDER_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *UNDER_MASK)
+
+
+@functools.cache
+def _fits_table(rules: Rules) -> bytes:
+    """fits[on * 14 + rank]: the rules' one question, asked once for every pair of ranks."""
+    return bytes(
+        bool(on and rank and rules.fits(rank, on)) for on in range(14) for rank in range(14)
+    )
+
+
+_RING = (1, 3, 5, 7, 9, 11, 13, 2, 4, 6, 8, 10, 12)
+"""Demands and supplies alternate in this order of ranks: 1 is fed by 0 (none) and 2, 3 by 2 and 4..."""
+
+
+def _fed_along(counts: list[int], supply: list[int], ring_closed: bool, link: int) -> bool:
+    """The greedy walk of predecessors_suffice; with ``ring_closed`` the king gives ``link`` to the ace."""
+    left = supply.copy()
+    if not ring_closed:
+        link = 0
+    left[13] -= link
+    for r in _RING:
+        need = counts[r] - (link if r == 1 else 0)
+        below = r - 1
+        above = (1 if ring_closed else 0) if r == 13 else r + 1
+        take = min(left[below], need)
+        left[below] -= take
+        need -= take
+        if need > left[above]:
+            return False
+        left[above] -= need
+    return True
 
 
 def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
@@ -354,18 +434,39 @@ def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
     return copy.score
 
 
-def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
-    """Prove whether the position can be won and find its best win (fewest draws, highest score)."""
-    game = _start(game_or_code, rules)
+def _explore(
+    game: Game, best_win: bool, compiled: bool | None = None
+) -> tuple[list[int] | None, int, int]:
+    """Search from ``game``: (a winning path or None, cards left at best when lost, nodes visited).
+
+    With ``best_win`` the path has the fewest draws and a lost position's best is counted; without
+    it the first win found is returned. ``compiled`` picks the C search (the default when it was
+    built) or this module's; both walk the same positions in the same order.
+    """
     present, drawn, top = game.present, game.drawn, game.discard_top.rank
-    if not present:
-        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+    if compiled is None:
+        compiled = COMPILED
+    if compiled:
+        line, left, nodes = _search.solve(
+            bytes(card.rank for card in game.deal.tableau),
+            bytes(card.rank for card in game.deal.stock),
+            _fits_table(game.rules),
+            _COVERED_BY_BYTES,
+            _UNDER_BYTES,
+            game.rules.wraps,
+            present,
+            drawn,
+            top,
+            best_win,
+        )
+        path = None if line is None else [_DRAW if step == _DRAW_BYTE else step for step in line]
+        return path, left, nodes
     search = _Search(game.deal, game.rules)
     best = search.run(present, drawn, top, len(search.stock))
     if best is None:
-        left = search.most_removed(present, drawn, top)
-        return Solution(False, (), 0, None, TABLEAU_SIZE - left)
-    while True:
+        left = search.most_removed(present, drawn, top) if best_win else 0
+        return None, left, search.nodes
+    while best_win:
         draws = best.count(_DRAW)
         if not draws:
             break
@@ -373,6 +474,17 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
         if better is None:
             break
         best = better
+    return best, 0, search.nodes
+
+
+def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
+    """Prove whether the position can be won and find its best win (fewest draws, highest score)."""
+    game = _start(game_or_code, rules)
+    if not game.present:
+        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+    best, left, _nodes = _explore(game, best_win=True)
+    if best is None:
+        return Solution(False, (), 0, None, TABLEAU_SIZE - left)
     line = _actions(best)
     return Solution(True, line, best.count(_DRAW), _replayed_score(game, line), TABLEAU_SIZE)
 
@@ -382,10 +494,7 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     game = _start(game_or_code, rules)
     if not game.present:
         return True
-    search = _Search(game.deal, game.rules)
-    return (
-        search.run(game.present, game.drawn, game.discard_top.rank, len(search.stock)) is not None
-    )
+    return _explore(game, best_win=False)[0] is not None
 
 
 def hint(game: Game) -> Action | None:
@@ -406,6 +515,7 @@ def random_winnable_code(rules: Rules, rng_tries: int = 1000) -> GameCode:
 
 
 __all__ = [
+    "COMPILED",
     "UNDER_MASK",
     "Solution",
     "free_mask",
