@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, sen
 from tripeaks import solver
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.rules import Rules
+from tripeaks.web import solving
 
 
 @pytest.fixture
@@ -76,3 +80,23 @@ def test_winnable_only_deals_can_be_won(client: TestClient, rules: str) -> None:
     code = reply.json()["code"]
     assert reply.json()["rules"] == rules
     assert solver.is_winnable(code, Rules[rules.upper()])
+
+
+def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed worker breaks its pool; near-end replies still succeed and a new worker answers."""
+    monkeypatch.setattr(solving, "_results", {})
+    pool = solving._executor("verdict")
+    pool.submit(time.sleep, 0).result(timeout=60)  # the worker process exists now
+    for worker in list(pool._processes.values()):
+        os.kill(worker.pid, signal.SIGKILL)
+    with pytest.raises(BrokenProcessPool):
+        for _ in range(300):
+            pool.submit(time.sleep, 0).result(timeout=60)
+            time.sleep(0.05)
+    state = new_game(client, WIN_CODE)
+    final = play_line(client, state, winning_line())[-1]  # every reply 200, near the end too
+    assert final["status"] == "won"
+    assert solving._pools.get("verdict") is not pool
+    assert result_of(client, state["id"])["winnable"] is True

@@ -16,8 +16,10 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
@@ -29,6 +31,8 @@ PENDING_MAX = 16
 HINT_TIMEOUT = 20.0
 _RETRY = 30.0
 """Seconds between two looks for a missing solver: a failed import costs tens of milliseconds."""
+
+T = TypeVar("T")
 
 _lock = threading.RLock()
 """Reentrant: a future that is already done runs its callback at once, under the lock."""
@@ -85,6 +89,23 @@ def _executor(kind: str) -> ProcessPoolExecutor:
         return pool
 
 
+def _submit(kind: str, search: Callable[..., T], *args: Any) -> Future[T] | None:
+    """Start a search; None when the worker cannot take it (the reply then goes without).
+
+    A worker that died (killed, out of memory) breaks its pool for good: the pool is dropped so
+    that the next search starts a fresh worker, and no request fails because of it.
+    """
+    pool = _executor(kind)
+    try:
+        return pool.submit(search, *args)
+    except (BrokenProcessPool, RuntimeError):
+        with _lock:
+            if _pools.get(kind) is pool:
+                del _pools[kind]
+        pool.shutdown(wait=False, cancel_futures=True)
+        return None
+
+
 def shutdown() -> None:
     """Stop the worker processes; the next search starts new ones."""
     with _lock:
@@ -130,7 +151,9 @@ def deal_result(code: GameCode) -> ResultOut | None:
         if future is None:
             if len(_pending) >= PENDING_MAX or not available():
                 return None
-            future = _executor("verdict").submit(_solve_deal, key)
+            future = _submit("verdict", _solve_deal, key)
+            if future is None:
+                return None
             _pending[key] = future
             future.add_done_callback(lambda done: _settle(key, done))
             return None
@@ -150,7 +173,9 @@ async def hint(game: Game) -> tuple[bool, Action | None] | None:
     """(winnable from here, the first move of a best win), or None without a solver."""
     if not available() or game.code is None:
         return None
-    future = _executor("hint").submit(_hint, str(game.code), tuple(map(str, game.actions)))
+    future = _submit("hint", _hint, str(game.code), tuple(map(str, game.actions)))
+    if future is None:
+        return None
     try:
         text = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
     except TimeoutError:
