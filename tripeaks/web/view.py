@@ -6,7 +6,7 @@ from functools import cache
 
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
-from tripeaks.game import Game, Slot, Status
+from tripeaks.game import Game, Status
 from tripeaks.i18n import translator
 from tripeaks.layout import POSITIONS
 from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
@@ -28,12 +28,27 @@ _HIDDEN = tuple(SlotOut(pos=p, slot="face_down", card=None) for p in POSITIONS)
 _REMOVED = tuple(SlotOut(pos=p, slot="removed", card=None) for p in POSITIONS)
 
 
-def _slot(game: Game, pos: int, lang: str) -> SlotOut:
-    slot = game.slot(pos)
-    if slot is Slot.FACE_UP:
-        card = game.deal.tableau[pos]
-        return SlotOut(pos=pos, slot="face_up", card=card_out(card, lang))
-    return _HIDDEN[pos] if slot is Slot.FACE_DOWN else _REMOVED[pos]
+@cache
+def _face_up(pos: int, card: Card, lang: str) -> SlotOut:
+    """28 positions × 52 cards × 3 languages at most; shared by every reply like ``card_out``."""
+    return SlotOut(pos=pos, slot="face_up", card=card_out(card, lang))
+
+
+def _tableau(game: Game, lang: str) -> list[SlotOut]:
+    """Every position as the player sees it; the engine says which cards are face up (free)."""
+    free = set(game.free_positions())
+    cards = game.deal.tableau
+    return [
+        _face_up(pos, cards[pos], lang)
+        if pos in free
+        else (_HIDDEN[pos] if game.card_at(pos) is not None else _REMOVED[pos])
+        for pos in POSITIONS
+    ]
+
+
+@cache
+def _stock_label(lang: str, size: int) -> str:
+    return translator(lang).plural("stock.label", size)
 
 
 def game_state(
@@ -45,7 +60,6 @@ def game_state(
     result: ResultOut | None = None,
 ) -> GameState:
     """The state the page draws; ``version`` is the length of the game's log."""
-    _ = translator(lang)
     return GameState(
         id=game_id,
         code=str(game.code),
@@ -56,9 +70,9 @@ def game_state(
         moves=game.moves,
         can_undo=game.can_undo,
         stock_size=game.stock_size,
-        stock_label=_.plural("stock.label", game.stock_size),
+        stock_label=_stock_label(lang, game.stock_size),
         discard=card_out(game.discard_top, lang),
-        tableau=[_slot(game, pos, lang) for pos in POSITIONS],
+        tableau=_tableau(game, lang),
         description=game.describe(lang),
         last=last_out(game, turn, lang) if turn else None,
         result=result if game.status is not Status.PLAYING else None,
