@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from tripeaks import cli
+from tripeaks.i18n import LANGUAGES, translator
 from tripeaks.web import serve
 
 
@@ -46,3 +49,16 @@ def test_a_busy_port_is_skipped() -> None:
 def test_the_default_database_is_in_the_user_data_directory() -> None:
     path = serve.default_db()
     assert path.name == "tripeaks.db" and "tripeaks" in path.parent.parts[-1]
+
+
+def test_the_served_heap_is_settled_before_the_first_request() -> None:
+    """Start-up objects leave the garbage collector's care; commits get the GIL back quickly."""
+    switch = sys.getswitchinterval()
+    try:
+        serve._settle_the_heap()
+        assert gc.get_freeze_count() > 10_000
+        assert sys.getswitchinterval() == pytest.approx(serve.SWITCH_INTERVAL)
+        assert all(translator(lang) for lang in LANGUAGES)
+    finally:
+        gc.unfreeze()
+        sys.setswitchinterval(switch)

@@ -13,6 +13,12 @@ from typing import Any
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 PORT_TRIES = 100
+SWITCH_INTERVAL = 0.0005
+"""Seconds a busy thread may hold the GIL while another wants it (Python's default is 0.005).
+
+The commit thread hands the GIL back and forth around every SQLite call; with the default, each
+hand-off can wait 5 ms for a busy event loop, and a commit makes several.
+"""
 
 
 def default_db() -> Path:
@@ -52,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
     host: str = args.host
     port: int = args.port if args.port is not None else free_port(host)
     db: Path = args.db if args.db is not None else default_db()
+    app = create_app(db)
+    _settle_the_heap()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(db), host=host, port=port, log_level="warning", access_log=False)
+        uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     )
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     print(f"TriPeaks: {url}  (games in {db}; Ctrl+C stops)", flush=True)
@@ -61,6 +69,25 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()
     return 0
+
+
+def _settle_the_heap() -> None:
+    """Load what every request needs, then keep the garbage collector off it for good.
+
+    The app's own objects (FastAPI, pydantic, the catalogs) are some 60,000; a full collection
+    walks them all and holds the GIL for tens of milliseconds, stalling every request and the
+    commit thread. Frozen, they are never walked again; only request-made objects are.
+    """
+    import gc
+    import sys
+
+    from tripeaks.i18n import LANGUAGES, translator
+
+    for lang in LANGUAGES:
+        translator(lang)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    gc.collect()
+    gc.freeze()
 
 
 def _open_when_started(server: Any, url: str, timeout: float = 30.0) -> None:
