@@ -53,12 +53,14 @@ def test_the_default_database_is_in_the_user_data_directory() -> None:
 
 def test_the_served_heap_is_settled_before_the_first_request() -> None:
     """Start-up objects leave the garbage collector's care; commits get the GIL back quickly."""
-    switch = sys.getswitchinterval()
+    switch, thresholds = sys.getswitchinterval(), gc.get_threshold()
     try:
         serve._settle_the_heap()
         assert gc.get_freeze_count() > 10_000
+        assert gc.get_threshold() == serve.GC_THRESHOLDS
         assert sys.getswitchinterval() == pytest.approx(serve.SWITCH_INTERVAL)
         assert all(translator(lang) for lang in LANGUAGES)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
         sys.setswitchinterval(switch)
