@@ -109,11 +109,12 @@ typedef struct {
     uint32_t covered_by[TABLEAU];
     uint32_t lying_under[4][128]; /* lying_under[k][b]: what the cards of bits 7k.. in b lie on */
     uint32_t under[TABLEAU];
+    uint32_t no_bridge[TABLEAU]; /* cards that can never be the discard card right before p */
     uint32_t rank_mask[RANKS];
     uint32_t fit_mask[RANKS];
     uint8_t stock_fits[RANKS][MAX_STOCK + 1];
     uint8_t stock_ranks[RANKS][MAX_STOCK + 1]; /* how many of the first d stock cards have rank r */
-    int8_t stock_left[MAX_STOCK + 1][RANKS]; /* [d][r]: stock cards of rank r from d to the limit */
+    int stock_left[MAX_STOCK + 1][RANKS]; /* [d][r]: stock cards of rank r from d to the limit */
     uint8_t neighbours[RANKS][RANKS];
     int neighbour_count[RANKS];
     int wraps;
@@ -159,7 +160,7 @@ static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int 
             while (rest) {
                 uint32_t low = rest & -rest;
                 rest ^= low;
-                if (!(sources & ~s->under[lowest(low)])) lonely |= low;
+                if (!(sources & ~s->no_bridge[lowest(low)])) lonely |= low;
             }
         }
         if (spare >= 0 && !lonely) continue;
@@ -174,49 +175,13 @@ static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int 
     return must;
 }
 
-/* Python's _Search.runs_needed: a lower bound on the runs that clear `present`. */
-static int runs_needed(const Search *s, const int *counts) {
-    static const int ranks_from[26] = {1, 2, 3, 4,  5,  6,  7,  8,  9, 10, 11, 12, 13,
-                                       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-    int start = 0, extra = 0;
-    if (s->wraps) {
-        int gap = 0;
-        for (int r = 1; r < RANKS; r++)
-            if (!counts[r]) {
-                gap = r;
-                break;
-            }
-        if (gap)
-            start = gap;
-        else
-            extra = 2 * (counts[1] < counts[13] ? counts[1] : counts[13]);
-    }
-    const int *order = ranks_from + start;
-    int total = 0, cards = 0, steps = 0, carry = 0;
-    for (int i = 0; i < 13; i++) {
-        int here = counts[order[i]];
-        if (!here) {
-            if (cards) total += cards - steps > 1 ? cards - steps : 1;
-            cards = steps = carry = 0;
-            continue;
-        }
-        cards += here;
-        int there = i < 12 ? counts[order[i + 1]] : 0;
-        int step = 2 * here - carry < 2 * there ? 2 * here - carry : 2 * there;
-        steps += step;
-        carry = step;
-    }
-    if (cards) total += cards - steps - extra > 1 ? cards - steps - extra : 1;
-    return total;
-}
-
 /* Every card still to be played goes on its own discard card of a neighbouring rank: a tableau
  * card, a stock card drawn within `limit`, or the top. Can the supply of each rank feed the
  * demand of both neighbouring ranks at once? Demands and supplies alternate along the ranks, so
  * a greedy walk answers it, each demand taking from the rank below first (nobody else can use
- * what is left there). With king and ace connected the ranks close into one ring: the walk
- * along the line is tried first (enough, nearly always), then the ring opened at each share of
- * the king-ace link. */
+ * what is left there). With king and ace connected the ranks close into one ring: cut open
+ * where a rank is missing, or else the walk along the line is tried first (enough, nearly
+ * always), then the ring opened at each share of the king-ace link. */
 static int fed_around(const int *counts, const int *supply, int link) {
     static const int ring[13] = {1, 3, 5, 7, 9, 11, 13, 2, 4, 6, 8, 10, 12};
     int left[RANKS + 1];
@@ -235,8 +200,33 @@ static int fed_around(const int *counts, const int *supply, int link) {
     return 1;
 }
 
+/* The ring of demands and supplies cut open at a rank nothing is left of: demand i is rank
+ * i % 13 + 1 at even i, supply at odd i, and one walk from the cut decides it exactly. */
+static int fed_from_gap(const int *counts, const int *supply, int gap) {
+    static const int8_t rank_at[52] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                       1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+    int cut = (gap - 1) % 2 == 0 ? gap - 1 : gap - 1 + 13;
+    int carry = 0, owed = 0;
+    for (int i = cut + 1; i < cut + 26; i++) {
+        int r = rank_at[i];
+        if (i & 1) {
+            carry = supply[r] - owed;
+            if (carry < 0) return 0;
+            owed = 0;
+        } else {
+            int need = counts[r];
+            int take = carry < need ? carry : need;
+            owed = need - take;
+            carry = 0;
+        }
+    }
+    return owed == 0;
+}
+
 static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top) {
-    const int8_t *stock = s->stock_left[drawn];
+    const int *stock = s->stock_left[drawn];
     int supply[RANKS + 1], left[RANKS + 1];
     supply[0] = supply[RANKS] = 0;
     for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
@@ -256,6 +246,8 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
         left[r + 1] -= need;
     }
     if (fed || !s->wraps) return fed;
+    for (int r = 1; r < RANKS; r++)
+        if (!counts[r]) return fed_from_gap(counts, supply, r);
     int most = counts[1] < supply[13] ? counts[1] : supply[13];
     for (int link = 0; link <= most; link++)
         if (fed_around(counts, supply, link)) return 1;
@@ -271,12 +263,9 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
     s->nodes++;
     if (!present) return 1;
     if (s->lost.failed) return 0;
-    uint32_t key = present | (uint32_t)top << 28;
-    table_prefetch(&s->lost, key); /* on its way while the bounds are counted */
-    /* The bound first: it costs less than a look in a large table, and needs no entry. */
-    if (drawn + runs_needed(s, s->counts) - 1 > limit) return 0;
-    if (!predecessors_suffice(s, s->counts, drawn, top)) return 0;
+    uint32_t key = present | (uint32_t)top << 28; /* fetched ahead by the caller */
     if (table_get(&s->lost, key) <= drawn) return 0;
+    if (!predecessors_suffice(s, s->counts, drawn, top)) return 0;
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
     int dead_end = 0;
     while (moves) {
@@ -284,6 +273,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         moves &= moves - 1;
         int rank = s->ranks[pos];
         uint32_t after = present & ~(1u << pos);
+        table_prefetch(&s->lost, after | (uint32_t)rank << 28);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
         int64_t next =
             needs(s, after, drawn, rank, limit, s->neighbours[rank], s->neighbour_count[rank]);
@@ -297,6 +287,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
     }
     if (!must && !dead_end && drawn < limit && table_get(&s->lost, present) > drawn) {
         int rank = s->stock[drawn];
+        table_prefetch(&s->lost, present | (uint32_t)rank << 28);
         int64_t next = needs(s, present, drawn + 1, rank, limit, s->neighbours[rank],
                              s->neighbour_count[rank]);
         if (next >= 0) {
@@ -343,7 +334,7 @@ static uint32_t never_removed(const Search *s, uint32_t present, int drawn, int 
         if (s->stock_fits[rank][s->stock_size] - s->stock_fits[rank][drawn] > 0 ||
             ((free_cards >> pos & 1) && s->fits[top][rank]))
             continue;
-        if (!(present & s->fit_mask[rank] & ~s->under[pos])) stuck |= 1u << pos | s->under[pos];
+        if (!(present & s->fit_mask[rank] & ~s->no_bridge[pos])) stuck |= 1u << pos | s->under[pos];
     }
     return stuck & present;
 }
@@ -418,6 +409,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                 if (b >> i & 1)
                     for (int q = 0; q < TABLEAU; q++)
                         if (s->covered_by[q] >> (7 * k + i) & 1) s->lying_under[k][b] |= 1u << q;
+    /* Under p: played after it. Over p but not right over it: gone while p is still covered. */
+    uint32_t above[TABLEAU];
+    memcpy(above, s->covered_by, sizeof above);
+    for (int round = 0; round < TABLEAU; round++)
+        for (int p = 0; p < TABLEAU; p++)
+            for (int q = 0; q < TABLEAU; q++)
+                if (s->covered_by[p] >> q & 1) above[p] |= above[q];
+    for (int p = 0; p < TABLEAU; p++)
+        s->no_bridge[p] = s->under[p] | (above[p] & ~s->covered_by[p]);
     for (int p = 0; p < TABLEAU; p++) {
         if (s->ranks[p] < 1 || s->ranks[p] >= RANKS) {
             free(s);

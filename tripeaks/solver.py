@@ -18,9 +18,6 @@ for the neighbours of the new top after every move, and once in full at the root
 *Every card needs its own discard card.* Each card played covers the one it goes on, so the cards
 left, the stock cards within reach and the top must feed every card left at once, one each.
 
-*Runs.* Between two draws the cards played form a run of ranks one apart; the ranks left need at
-least so many runs, and each run past the current one costs a draw.
-
 The best win (fewest draws, which is the highest score) starts from any win and asks again for a win
 with one draw fewer than the best so far, reusing the lost positions: a position lost with more draws
 allowed is lost with fewer.
@@ -38,6 +35,7 @@ from dataclasses import dataclass
 from tripeaks.codes import Deal, GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
+    COVERED_BY,
     COVERED_BY_MASK,
     COVERS,
     ROW_SIZES,
@@ -101,8 +99,21 @@ def _under(pos: int) -> int:
     return mask
 
 
+def _above(pos: int) -> int:
+    """The positions lying over ``pos``, directly or through other cards."""
+    mask = 0
+    for q in COVERED_BY[pos]:
+        mask |= 1 << q | _above(q)
+    return mask
+
+
 UNDER_MASK: tuple[int, ...] = tuple(_under(p) for p in range(TABLEAU_SIZE))
-"""UNDER_MASK[p]: cards that stay covered until the card at p is gone, so they cannot be its bridge."""
+"""UNDER_MASK[p]: cards that stay covered until the card at p is gone."""
+NO_BRIDGE_MASK: tuple[int, ...] = tuple(
+    UNDER_MASK[p] | (_above(p) & ~COVERED_BY_MASK[p]) for p in range(TABLEAU_SIZE)
+)
+"""NO_BRIDGE_MASK[p]: cards that can never be the discard card the card at p goes on. Those under
+it are played after it; those over it but not right over it are gone while it is still covered."""
 
 
 def _bits(mask: int) -> list[int]:
@@ -136,10 +147,6 @@ class _Search:
 
     def __init__(self, cards: Deal, rules: Rules) -> None:
         self.wraps = rules.wraps
-        self.rank_order = tuple(range(1, 14))
-        self.rank_orders = tuple(
-            tuple((gap + k - 1) % 13 + 1 for k in range(1, 14)) for gap in range(14)
-        )
         self.ranks = tuple(card.rank for card in cards.tableau)
         self.stock = tuple(card.rank for card in cards.stock)
         self.neighbours = tuple(rules.neighbours(r) if r else () for r in range(14))
@@ -204,7 +211,7 @@ class _Search:
                 while rest:
                     low = rest & -rest
                     rest ^= low
-                    if not sources & ~UNDER_MASK[low.bit_length() - 1]:
+                    if not sources & ~NO_BRIDGE_MASK[low.bit_length() - 1]:
                         lonely |= low
             if spare >= 0 and not lonely:
                 continue
@@ -216,40 +223,6 @@ class _Search:
             if not must:
                 return -1
         return must
-
-    def runs_needed(self, counts: list[int]) -> int:
-        """A lower bound on the runs (one per draw, plus the current one) that clear ``present``.
-
-        A run is a walk over ranks one apart, so its n cards take n - 1 steps, and a rank with c
-        cards takes part in at most 2c steps. The most steps along a path of ranks is found
-        greedily; each group of ranks cut off by a missing rank needs a run of its own. Under Easy
-        the ranks form a circle: it is cut at a missing rank, or, with all thirteen present, the
-        king-ace step is counted at its largest.
-        """
-        order = self.rank_order
-        extra = 0
-        if self.wraps:
-            gap = next((r for r in range(1, 14) if not counts[r]), 0)
-            if gap:
-                order = self.rank_orders[gap]
-            else:
-                extra = 2 * min(counts[1], counts[13])
-        total = cards = steps = carry = 0
-        for i, r in enumerate(order):
-            here = counts[r]
-            if not here:
-                if cards:
-                    total += max(1, cards - steps)
-                cards = steps = carry = 0
-                continue
-            cards += here
-            there = counts[order[i + 1]] if i < 12 else 0
-            step = min(2 * here - carry, 2 * there)
-            steps += step
-            carry = step
-        if cards:
-            total += max(1, cards - steps - extra)
-        return total
 
     def predecessors_suffice(self, counts: list[int], drawn: int, top: int, limit: int) -> bool:
         """Can every card left go on its own discard card of a neighbouring rank?
@@ -291,8 +264,6 @@ class _Search:
         if not present:
             return True
         counts = [(present & m).bit_count() for m in self.rank_mask]
-        if drawn + self.runs_needed(counts) - 1 > limit:
-            return False
         if not self.predecessors_suffice(counts, drawn, top, limit):
             return False
         key = present | top << 28
@@ -335,7 +306,7 @@ class _Search:
                 free >> pos & 1 and rank in self.neighbours[top]
             ):
                 continue
-            if not present & self.fit_mask[rank] & ~UNDER_MASK[pos]:
+            if not present & self.fit_mask[rank] & ~NO_BRIDGE_MASK[pos]:
                 stuck |= 1 << pos | UNDER_MASK[pos]
         return stuck & present
 
