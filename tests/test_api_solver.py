@@ -100,3 +100,11 @@ def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(
     assert final["status"] == "won"
     assert solving._pools.get("verdict") is not pool
     assert result_of(client, state["id"])["winnable"] is True
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling class")
+def test_verdicts_are_searched_only_on_idle_cpu(client: TestClient) -> None:
+    pool = solving._executor("verdict")
+    pool.submit(time.sleep, 0).result(timeout=60)
+    for worker in list(pool._processes.values()):
+        assert os.sched_getscheduler(worker.pid) == os.SCHED_IDLE

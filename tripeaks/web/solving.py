@@ -62,7 +62,7 @@ def available() -> bool:
 def _start_worker(parent: int, lower: bool) -> None:
     """In a new worker: maybe yield the CPU to the server, and never outlive it (even SIGKILLed)."""
     if lower:
-        os.nice(10)
+        _idle_priority()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -118,6 +118,20 @@ def shutdown() -> None:
         ):  # a search in progress is not worth waiting for
             worker.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _idle_priority() -> None:
+    """Use only CPU time nobody else wants.
+
+    Linux's SCHED_IDLE: a request-serving thread that wakes up takes the CPU back at once. A nice
+    value alone does less: beside two CPU-bound nice-10 processes on a two-core machine, a thread
+    waking from a 2 ms sleep was late by 0.6-1.4 ms at p99 (4 ms at p99.9); beside two SCHED_IDLE
+    ones by 0.16-0.45 ms (2.5 ms). A request wakes the server's threads three or four times.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux
+        os.nice(19)
 
 
 # In the worker processes --------------------------------------------------------------------
