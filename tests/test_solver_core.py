@@ -76,6 +76,7 @@ def test_both_searches_agree_in_mid_game(number: int, rules: Rules, choices: lis
         {"ranks": bytes(27)},
         {"ranks": bytes([0] * 28)},
         {"stock": bytes([1] * 40)},
+        {"stock": bytes([14] * 23)},
         {"fits": bytes(10)},
         {"covered_by": b"\0" * 8},
         {"present": 1 << 28},

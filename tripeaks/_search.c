@@ -394,6 +394,12 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return PyErr_NoMemory();
     memcpy(s->ranks, ranks, TABLEAU);
+    for (Py_ssize_t d = 0; d < stock_len; d++)
+        if (stock[d] < 1 || stock[d] >= RANKS) {
+            free(s);
+            PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
+            return NULL;
+        }
     memcpy(s->stock, stock, (size_t)stock_len);
     memcpy(s->fits, fits, RANKS * RANKS);
     s->stock_size = (int)stock_len;
