@@ -254,11 +254,10 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
     return 0;
 }
 
-/* s->lost[present | top << 28] is the fewest draws at which that position was lost (top 0: with
+/* Python's _Search._dfs; the path of moves is kept in s->path[0..depth).
+ * s->lost[present | top << 28] is the fewest draws at which that position was lost (top 0: with
  * any top). Lost with d cards drawn means lost with any more drawn: whatever the later position
  * can do, the earlier one can too, drawing through the extra stock cards when the later one draws. */
-
-/* Python's _Search._dfs; the path of moves is kept in s->path[0..depth). */
 static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must) {
     s->nodes++;
     if (!present) return 1;
