@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from functools import cache
@@ -16,13 +15,11 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks import stats as statistics
 from tripeaks.codes import GameCode, InvalidCode
 from tripeaks.game import DRAW, UNDO, Action, Game, IllegalMove, Status
-from tripeaks.i18n import LANGUAGES, messages, translator
+from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import StaleVersion, Store, UnknownGame, new_id
@@ -30,7 +27,6 @@ from tripeaks.web import errors, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
 from tripeaks.web.models import (
-    REQUEST_ID_MAX,
     ActionIn,
     CatalogOut,
     ErrorOut,
@@ -130,6 +126,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.store = store
+    errors.install(app)
 
     def unknown_game(lang: str) -> ApiError:
         return ApiError(404, "unknown_game", translator(lang)("error.unknown_game"))
@@ -142,18 +139,17 @@ def create_app(db_path: str | Path) -> FastAPI:
         return await _with_result(state)
 
     async def act(
-        player: str | None,
-        game_id: str,
-        action: Action,
-        version: int,
-        request_id: str | None,
-        lang: str,
+        request: Request, game_id: str, action: Action, body: ActionIn | PlayIn, lang: str
     ) -> GameState:
+        player = _player(request)
+
         def reply(game: Game, done: Action) -> GameState:
             return game_state(game, lang, game_id=game_id, turn=perform(game, done))
 
         try:
-            state, ticket = store.stage_apply(game_id, player, action, version, reply, request_id)
+            state, ticket = store.stage_apply(
+                game_id, player, action, body.version, reply, body.request_id
+            )
         except UnknownGame:
             raise unknown_game(lang) from None
         except StaleVersion:
@@ -219,32 +215,19 @@ def create_app(db_path: str | Path) -> FastAPI:
     async def play(
         request: Request, game_id: str, body: PlayIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(
-            await act(
-                _player(request),
-                game_id,
-                Action.play(body.pos),
-                body.version,
-                body.request_id,
-                lang,
-            )
-        )
+        return _json(await act(request, game_id, Action.play(body.pos), body, lang))
 
     @app.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
     async def draw(
         request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(
-            await act(_player(request), game_id, DRAW, body.version, body.request_id, lang)
-        )
+        return _json(await act(request, game_id, DRAW, body, lang))
 
     @app.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
     async def undo(
         request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en"
     ) -> Response:
-        return _json(
-            await act(_player(request), game_id, UNDO, body.version, body.request_id, lang)
-        )
+        return _json(await act(request, game_id, UNDO, body, lang))
 
     @app.get(
         "/api/games/{game_id}/hint",
@@ -301,104 +284,7 @@ def create_app(db_path: str | Path) -> FastAPI:
         return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    app.add_middleware(Taps, act=act)  # inside errors' middleware: BodyLimit has read the body
-    errors.install(app)
     return app
-
-
-_TAP = re.compile(r"/api/games/([^/]+)/(play|draw|undo)")
-_TAP_QUERIES = {b"": "en", **{f"lang={lang}".encode(): lang for lang in LANGUAGES}}
-_ACTIONS = {"draw": DRAW, "undo": UNDO}
-
-
-class Taps:
-    """play, draw and undo (nearly every request) without FastAPI's per-request machinery.
-
-    Under load FastAPI's routing, dependency solving and exception wrapping took about 40% of the
-    event loop's time for these three routes. A tap whose request is plainly valid (``lang`` the
-    only query parameter, a JSON body with integer ``version`` and ``pos``, a ``request_id`` of
-    1-128 characters or none) goes straight to the same ``act`` and gets the very same reply;
-    anything else, valid or not, goes on to FastAPI, which answers as it always has. The routes
-    stay declared in FastAPI, so /openapi.json is unchanged.
-    """
-
-    def __init__(self, app: ASGIApp, act: Callable[..., Awaitable[GameState]]) -> None:
-        self.app = app
-        self.act = act
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        tap = None
-        if scope["type"] == "http" and scope["method"] == "POST":
-            tap = _TAP.fullmatch(scope["path"])
-        lang = _TAP_QUERIES.get(scope.get("query_string", b"")) if tap else None
-        if tap is None or lang is None or _header(scope, b"content-type") != b"application/json":
-            await self.app(scope, receive, send)
-            return
-        message = await receive()
-        if message["type"] != "http.request" or message.get("more_body", False):
-            await self.app(scope, _replaying(message, receive), send)
-            return
-        fields = _tap_fields(tap[2], message.get("body", b""))
-        if fields is None:
-            await self.app(scope, _replaying(message, receive), send)
-            return
-        action, version, request_id = fields
-        cookies = cookie_parser((_header(scope, b"cookie") or b"").decode("latin-1"))
-        player = cookies.get(COOKIE)
-        if player is not None and not _PLAYER_RE.fullmatch(player):
-            player = None
-        try:
-            state = await self.act(player, tap[1], action, version, request_id, lang)
-        except ApiError as refusal:
-            response: Response = errors.api_error_response(refusal)
-        else:
-            response = _json(state)
-        await response(scope, receive, send)
-
-
-def _header(scope: Scope, name: bytes) -> bytes | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            return bytes(value)
-    return None
-
-
-def _replaying(first: Message, receive: Receive) -> Receive:
-    """``receive`` with the message already taken off it put back in front."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return first
-        return await receive()
-
-    return replay
-
-
-def _tap_fields(kind: str, body: bytes) -> tuple[Action, int, str | None] | None:
-    """The action, version and request id of a body FastAPI would surely accept, else None."""
-    try:
-        fields = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(fields, dict):
-        return None
-    version = fields.get("version")
-    request_id = fields.get("request_id")
-    if type(version) is not int:
-        return None
-    if request_id is not None and not (
-        isinstance(request_id, str) and 1 <= len(request_id) <= REQUEST_ID_MAX
-    ):
-        return None
-    if kind != "play":
-        return _ACTIONS[kind], version, request_id
-    pos = fields.get("pos")
-    if type(pos) is not int:
-        return None
-    return Action.play(pos), version, request_id
 
 
 _LAYOUT_JSON = _layout().model_dump_json().encode()

@@ -56,16 +56,12 @@ def _field(loc: tuple[object, ...]) -> str:
     return ".".join(parts) or str(loc[0] if loc else "body")
 
 
-def api_error_response(exc: ApiError) -> JSONResponse:
+async def _on_api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
     response = error_response(exc.status, exc.reason, exc.message, exc.state)
     if exc.headers:
         response.headers.update(exc.headers)
     return response
-
-
-async def _on_api_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ApiError)
-    return api_error_response(exc)
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
