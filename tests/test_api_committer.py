@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from test_api_support import count_commits
 
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW
@@ -36,15 +37,8 @@ def test_every_waiter_returns_after_its_commit_and_commits_are_shared(
 ) -> None:
     store = Store(tmp_path / "games.db")
     committer = Committer(store)
-    batches: list[int] = []
-    flush = Store.flush
-
-    def counted(self: Store) -> int:
-        batches.append(len(self._staged))
-        return flush(self)
-
     games = [store.create("p", CODE).id for _ in range(30)]
-    monkeypatch.setattr(Store, "flush", counted)
+    batches = count_commits(monkeypatch)
 
     async def everyone() -> None:
         async def one(game_id: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from test_api_support import count_commits
 
 from tripeaks.game import Action, Game
 from tripeaks.store import Store
@@ -55,14 +56,7 @@ def test_concurrent_players_each_get_exactly_their_actions(
 ) -> None:
     db = tmp_path / "games.db"
     app = create_app(db)
-    batches: list[int] = []
-    flush = Store.flush
-
-    def counted(store: Store) -> int:
-        batches.append(len(store._staged))
-        return flush(store)
-
-    monkeypatch.setattr(Store, "flush", counted)
+    batches = count_commits(monkeypatch)
 
     async def everyone() -> list[tuple[str, str, list[str]]]:
         return await asyncio.gather(*(one_player(app, seed) for seed in range(20)))

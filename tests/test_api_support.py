@@ -8,10 +8,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from winning import find_win
 
 from tripeaks.game import Action, Game
+from tripeaks.store import Store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"
@@ -69,3 +71,16 @@ def play_line(
         state = reply.json()
         replies.append(state)
     return replies
+
+
+def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, every commit of any store appends how many changes it holds to the list."""
+    batches: list[int] = []
+    flush = Store.flush
+
+    def counted(store: Store) -> int:
+        batches.append(len(store._staged))
+        return flush(store)
+
+    monkeypatch.setattr(Store, "flush", counted)
+    return batches
