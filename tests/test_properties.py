@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tripeaks import UNDO, Action, Game, GameCode, IllegalMove, Rules
 from tripeaks.codes import CODE_SPACE
+from tripeaks.game import Slot
 from tripeaks.layout import COVERED_BY, PEAKS
 
 codes = st.builds(
@@ -64,6 +65,8 @@ def check_invariants(game: Game, applied: int) -> None:
         present = game.card_at(p) is not None
         uncovered = all(game.card_at(q) is None for q in COVERED_BY[p])
         assert game.is_face_up(p) == (present and uncovered)
+        expected = Slot.REMOVED if not present else Slot.FACE_UP if uncovered else Slot.FACE_DOWN
+        assert game.slot(p) is expected and game.slots()[p] is expected
 
     assert game.is_won == (not on_table)
     top = game.discard_top.rank

@@ -201,6 +201,18 @@ class Game:
             return Slot.REMOVED
         return Slot.FACE_UP if self.is_free(pos) else Slot.FACE_DOWN
 
+    def slots(self) -> list[Slot]:
+        """Every position's slot, 0-27, in one pass (the page draws all of them at each reply)."""
+        present = self.present
+        return [
+            Slot.REMOVED
+            if not present >> p & 1
+            else Slot.FACE_DOWN
+            if present & COVERED_BY_MASK[p]
+            else Slot.FACE_UP
+            for p in range(TABLEAU_SIZE)
+        ]
+
     def free_positions(self) -> list[int]:
         return [p for p in range(TABLEAU_SIZE) if self.is_free(p)]
 

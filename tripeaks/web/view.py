@@ -6,7 +6,7 @@ from functools import cache
 
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
-from tripeaks.game import Game, Status
+from tripeaks.game import Game, Slot, Status
 from tripeaks.i18n import translator
 from tripeaks.layout import POSITIONS
 from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
@@ -35,14 +35,13 @@ def _face_up(pos: int, card: Card, lang: str) -> SlotOut:
 
 
 def _tableau(game: Game, lang: str) -> list[SlotOut]:
-    """Every position as the player sees it; the engine says which cards are face up (free)."""
-    free = set(game.free_positions())
+    """Every position as the player sees it, as the engine says."""
     cards = game.deal.tableau
     return [
         _face_up(pos, cards[pos], lang)
-        if pos in free
-        else (_HIDDEN[pos] if game.card_at(pos) is not None else _REMOVED[pos])
-        for pos in POSITIONS
+        if slot is Slot.FACE_UP
+        else (_HIDDEN[pos] if slot is Slot.FACE_DOWN else _REMOVED[pos])
+        for pos, slot in enumerate(game.slots())
     ]
 
 
