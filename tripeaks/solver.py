@@ -157,16 +157,6 @@ class _Search:
             sum(1 << p for p in range(TABLEAU_SIZE) if r and rules.fits(self.ranks[p], r))
             for r in range(14)
         )
-        self.next_stock = tuple(
-            tuple(
-                next(
-                    (i for i in range(d, len(self.stock)) if r and rules.fits(self.stock[i], r)),
-                    _NEVER,
-                )
-                for d in range(len(self.stock) + 1)
-            )
-            for r in range(14)
-        )
         self.stock_fits = tuple(
             tuple(
                 sum(1 for i in range(d) if r and rules.fits(self.stock[i], r))
@@ -191,7 +181,7 @@ class _Search:
 
         Every card played goes on a distinct predecessor of a neighbouring rank: the current top
         (only if played now), a stock card drawn within ``limit``, or another tableau card that
-        does not lie under it. Returns -1 when some rank has too few, else the mask of cards one
+        can bridge to it (NO_BRIDGE_MASK). Returns -1 when some rank has too few, else the mask of cards one
         of which must be played now on the top (0 when nothing is forced).
         """
         must = 0
@@ -263,11 +253,11 @@ class _Search:
         self.nodes += 1
         if not present:
             return True
-        counts = [(present & m).bit_count() for m in self.rank_mask]
-        if not self.predecessors_suffice(counts, drawn, top, limit):
-            return False
         key = present | top << 28
         if self.lost.get(key, _NEVER) <= drawn:
+            return False
+        counts = [(present & m).bit_count() for m in self.rank_mask]
+        if not self.predecessors_suffice(counts, drawn, top, limit):
             return False
         moves = _bits(must or free_mask(present) & self.fit_mask[top])
         dead_end = False
@@ -302,7 +292,7 @@ class _Search:
         stuck = 0
         for pos in _bits(present):
             rank = self.ranks[pos]
-            if self.next_stock[rank][drawn] != _NEVER or (
+            if self.stock_fits[rank][len(self.stock)] > self.stock_fits[rank][drawn] or (
                 free >> pos & 1 and rank in self.neighbours[top]
             ):
                 continue
