@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from tripeaks.cards import ACE, JACK, KING, QUEEN, Card
+from tripeaks.game import Slot
 from tripeaks.i18n import translator
 from tripeaks.layout import ROWS
 
@@ -14,8 +16,12 @@ if TYPE_CHECKING:
 _NAMED_RANKS = {ACE: "card.ace", JACK: "card.jack", QUEEN: "card.queen", KING: "card.king"}
 
 
+@cache
 def card_name(card: Card, lang: str = "en") -> str:
-    """``3 of spades``, ``pata 3``, ``3 de piques``; ``ristikuningas`` and friends."""
+    """``3 of spades``, ``pata 3``, ``3 de piques``; ``ristikuningas`` and friends.
+
+    Kept once made: 52 cards in 3 languages, asked for up to 29 times at every reply.
+    """
     _ = translator(lang)
     suit = _(f"suit.{card.suit.name.lower()}")
     key = _NAMED_RANKS.get(card.rank)
@@ -29,12 +35,15 @@ def describe(game: Game, lang: str = "en") -> str:
     _ = translator(lang)
     hidden = _("card.hidden")
 
+    slots = game.slots()
+    cards = game.deal.tableau
+
     def row(positions: tuple[int, ...]) -> str:
-        names = []
-        for pos in positions:
-            card = game.card_at(pos)
-            if card is not None:
-                names.append(card_name(card, lang) if game.is_face_up(pos) else hidden)
+        names = [
+            card_name(cards[pos], lang) if slots[pos] is Slot.FACE_UP else hidden
+            for pos in positions
+            if slots[pos] is not Slot.REMOVED
+        ]
         return ", ".join(names) if names else _("row.empty")
 
     return _(
