@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint chromium bench clean
+.PHONY: run test lint chromium compiler bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -25,12 +25,16 @@ run: $(VENV)/.run-deps
 chromium:
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
+# The solver's search is C, built by pip; the tests insist that it was built, so CI needs a compiler.
+compiler:
+	@command -v cc >/dev/null && $(PYTHON) -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" || { $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y gcc python3-dev; }
+
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict tripeaks
 
-test: chromium lint
+test: chromium compiler lint
 	$(BIN)/pytest -n 2
 
 bench: $(VENV)/.run-deps
