@@ -32,6 +32,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api import RawHttp, percentile, server
 
+from tripeaks.rules import Rules
+
 
 class Tally:
     def __init__(self) -> None:
@@ -52,9 +54,8 @@ def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, An
     if roll < 0.12:
         return "play", {**body, "pos": rng.randrange(28)}
     top = state["discard"]["rank"]
-    fits = [
-        s["pos"] for s in state["tableau"] if s["card"] and abs(s["card"]["rank"] - top) in (1, 12)
-    ]
+    rules = Rules[state["rules"].upper()]
+    fits = [s["pos"] for s in state["tableau"] if s["card"] and rules.fits(s["card"]["rank"], top)]
     if fits:
         return "play", {**body, "pos": rng.choice(fits)}
     if state["stock_size"]:
