@@ -80,7 +80,8 @@ def test_both_searches_agree_in_mid_game(number: int, rules: Rules, choices: lis
         {"stock": bytes([1] * 40)},
         {"stock": bytes([14] * 23)},
         {"fits": bytes(10)},
-        {"covered_by": b"\0" * 8},
+        {"lying_under": b"\0" * 8},
+        {"no_bridge": b"\0" * 8},
         {"present": 1 << 28},
         {"drawn": 24},
         {"top": 14},
@@ -88,15 +89,16 @@ def test_both_searches_agree_in_mid_game(number: int, rules: Rules, choices: lis
 )
 def test_the_compiled_search_refuses_what_is_not_a_position(change: dict[str, object]) -> None:
     from tripeaks import _search
-    from tripeaks.solver import _COVERED_BY_BYTES, _UNDER_BYTES, _fits_table
+    from tripeaks.solver import _LYING_UNDER_BYTES, _NO_BRIDGE_BYTES, _UNDER_BYTES, _fits_table
 
     game = Game.new(GameCode.parse("TP1-E-QWERTYU"))
     args: dict[str, object] = {
         "ranks": bytes(card.rank for card in game.deal.tableau),
         "stock": bytes(card.rank for card in game.deal.stock),
         "fits": _fits_table(game.rules),
-        "covered_by": _COVERED_BY_BYTES,
+        "lying_under": _LYING_UNDER_BYTES,
         "under": _UNDER_BYTES,
+        "no_bridge": _NO_BRIDGE_BYTES,
         "wraps": True,
         "present": game.present,
         "drawn": 0,

@@ -1,8 +1,9 @@
 /* The solver's search, compiled: the same depth-first search as tripeaks/solver.py's _Search.
  *
  * It knows no rule and no layout of its own. Python hands it the deal's ranks, which rank fits
- * on which (from tripeaks.rules), what covers what (from tripeaks.layout) and whether ranks wrap
- * round; this file only walks positions. It makes the same moves in the same order as the Python
+ * on which (from tripeaks.rules), and masks made once from tripeaks.layout: what the cards lie on,
+ * what lies under each card, which cards can never be the one it goes on; and whether ranks wrap
+ * round. This file only walks positions. It makes the same moves in the same order as the Python
  * search, so both return the same line and count the same nodes (the tests check that).
  *
  * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
@@ -106,10 +107,9 @@ typedef struct {
     uint8_t stock[MAX_STOCK];
     int stock_size;
     uint8_t fits[RANKS][RANKS]; /* fits[on][rank]: a card of rank goes on a discard of rank on */
-    uint32_t covered_by[TABLEAU];
-    uint32_t lying_under[4][128]; /* lying_under[k][b]: what the cards of bits 7k.. in b lie on */
+    uint32_t lying_under[4][128]; /* [k][b]: the cards that the cards of bits 7k.. set in b lie on */
     uint32_t under[TABLEAU];
-    uint32_t no_bridge[TABLEAU]; /* cards that can never be the discard card right before p */
+    uint32_t no_bridge[TABLEAU]; /* solver.NO_BRIDGE_MASK: never the discard card right before p */
     uint32_t rank_mask[RANKS];
     uint32_t fit_mask[RANKS];
     uint8_t stock_fits[RANKS][MAX_STOCK + 1];
@@ -378,11 +378,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
     Py_ssize_t ranks_len, stock_len, fits_len;
-    PyObject *covered_by, *under;
+    PyObject *lying_under, *under, *no_bridge;
     int wraps, drawn, top, best_win;
     unsigned long present;
-    if (!PyArg_ParseTuple(args, "y#y#y#SSpkiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
-                          &fits_len, &covered_by, &under, &wraps, &present, &drawn, &top,
+    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
                           &best_win))
         return NULL;
     if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS ||
@@ -403,26 +403,12 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memcpy(s->fits, fits, RANKS * RANKS);
     s->stock_size = (int)stock_len;
     s->wraps = wraps;
-    if (!read_masks(covered_by, s->covered_by, TABLEAU, "covered_by") ||
-        !read_masks(under, s->under, TABLEAU, "under")) {
+    if (!read_masks(lying_under, &s->lying_under[0][0], 4 * 128, "lying_under") ||
+        !read_masks(under, s->under, TABLEAU, "under") ||
+        !read_masks(no_bridge, s->no_bridge, TABLEAU, "no_bridge")) {
         free(s);
         return NULL;
     }
-    for (int k = 0; k < 4; k++)
-        for (int b = 0; b < 128; b++)
-            for (int i = 0; i < 7; i++)
-                if (b >> i & 1)
-                    for (int q = 0; q < TABLEAU; q++)
-                        if (s->covered_by[q] >> (7 * k + i) & 1) s->lying_under[k][b] |= 1u << q;
-    /* Under p: played after it. Over p but not right over it: gone while p is still covered. */
-    uint32_t above[TABLEAU];
-    memcpy(above, s->covered_by, sizeof above);
-    for (int round = 0; round < TABLEAU; round++)
-        for (int p = 0; p < TABLEAU; p++)
-            for (int q = 0; q < TABLEAU; q++)
-                if (s->covered_by[p] >> q & 1) above[p] |= above[q];
-    for (int p = 0; p < TABLEAU; p++)
-        s->no_bridge[p] = s->under[p] | (above[p] & ~s->covered_by[p]);
     for (int p = 0; p < TABLEAU; p++) {
         if (s->ranks[p] < 1 || s->ranks[p] >= RANKS) {
             free(s);
@@ -487,7 +473,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
-     "solve(ranks, stock, fits, covered_by, under, wraps, present, drawn, top, best_win)\n"
+     "solve(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, best_win)\n"
      "-> (line or None, cards left at best when lost (best_win only), nodes).\n"
      "line is bytes: a position 0-27 for a play, 255 for a draw."},
     {NULL, NULL, 0, NULL},

@@ -29,6 +29,7 @@ search in Python here when no C compiler was at hand; both visit the same positi
 from __future__ import annotations
 
 import functools
+import operator
 import struct
 from dataclasses import dataclass
 
@@ -48,7 +49,7 @@ try:
     from tripeaks import _search
 
     COMPILED = True
-except ImportError:  # installed without a C compiler: the same search in Python, some 50x slower
+except ImportError:  # installed without a C compiler: the same search in Python, ~100x slower
     COMPILED = False
 
 _DRAW = -1
@@ -91,26 +92,19 @@ def free_mask(present: int) -> int:
     )
 
 
-def _under(pos: int) -> int:
-    """The positions lying under ``pos``, directly or through other cards."""
+def _reach(pos: int, step: tuple[tuple[int, ...], ...]) -> int:
+    """Every position reached from ``pos`` by one or more steps of ``step`` (COVERS: the cards
+    under it, directly or through others; COVERED_BY: the cards over it)."""
     mask = 0
-    for q in COVERS[pos]:
-        mask |= 1 << q | _under(q)
+    for q in step[pos]:
+        mask |= 1 << q | _reach(q, step)
     return mask
 
 
-def _above(pos: int) -> int:
-    """The positions lying over ``pos``, directly or through other cards."""
-    mask = 0
-    for q in COVERED_BY[pos]:
-        mask |= 1 << q | _above(q)
-    return mask
-
-
-UNDER_MASK: tuple[int, ...] = tuple(_under(p) for p in range(TABLEAU_SIZE))
+UNDER_MASK: tuple[int, ...] = tuple(_reach(p, COVERS) for p in range(TABLEAU_SIZE))
 """UNDER_MASK[p]: cards that stay covered until the card at p is gone."""
 NO_BRIDGE_MASK: tuple[int, ...] = tuple(
-    UNDER_MASK[p] | (_above(p) & ~COVERED_BY_MASK[p]) for p in range(TABLEAU_SIZE)
+    UNDER_MASK[p] | (_reach(p, COVERED_BY) & ~COVERED_BY_MASK[p]) for p in range(TABLEAU_SIZE)
 )
 """NO_BRIDGE_MASK[p]: cards that can never be the discard card the card at p goes on. Those under
 it are played after it; those over it but not right over it are gone while it is still covered."""
@@ -339,8 +333,19 @@ class _Search:
 
 _DRAW_BYTE = 255
 """A draw in a line from the compiled search."""
-_COVERED_BY_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *COVERED_BY_MASK)
+
+
+def _lying_under(positions: int) -> int:
+    """The cards that the cards at ``positions`` (a mask) lie on."""
+    return functools.reduce(operator.or_, (1 << q for p in _bits(positions) for q in COVERS[p]), 0)
+
+
+_LYING_UNDER_BYTES = struct.pack(
+    "<512I", *(_lying_under(b << 7 * k) for k in range(4) for b in range(128))
+)
+"""For each 7 positions and each set of them, the cards those lie on: free cards in four looks."""
 _UNDER_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *UNDER_MASK)
+_NO_BRIDGE_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *NO_BRIDGE_MASK)
 
 
 @functools.cache
@@ -412,8 +417,9 @@ def _explore(
             bytes(card.rank for card in game.deal.tableau),
             bytes(card.rank for card in game.deal.stock),
             _fits_table(game.rules),
-            _COVERED_BY_BYTES,
+            _LYING_UNDER_BYTES,
             _UNDER_BYTES,
+            _NO_BRIDGE_BYTES,
             game.rules.wraps,
             present,
             drawn,
