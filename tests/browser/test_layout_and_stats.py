@@ -72,6 +72,37 @@ def test_the_board_fits_without_scrolling(new_page, width, height, artifacts):
     page.screenshot(path=artifacts / f"mid-game-{width}x{height}-light.png")
 
 
+@pytest.mark.parametrize("locale", ["en-US", "fi-FI", "ca-ES"])
+def test_toolbar_labels_break_only_where_a_word_may(new_page, locale):
+    """On a narrow phone a label too long for its button breaks at a soft hyphen the catalog
+    placed, never in the middle of a word; the button's name stays the plain word."""
+    page = new_page(width=360, height=640, locale=locale)
+    expect(page.locator("#tools .tool span").first).not_to_be_empty()
+    too_long = page.evaluate(
+        """() => [...document.querySelectorAll('#tools .tool span')].flatMap((label) => {
+          const button = getComputedStyle(label.parentElement);
+          const room = label.parentElement.clientWidth
+            - parseFloat(button.paddingLeft) - parseFloat(button.paddingRight);
+          const probe = document.createElement('span');
+          probe.style.whiteSpace = 'nowrap';
+          label.appendChild(probe);
+          const words = label.firstChild.textContent.split(' ').filter((word) => {
+            probe.textContent = word.replaceAll('\\u00ad', '');
+            return probe.getBoundingClientRect().width > room + 0.5 && !word.includes('\\u00ad');
+          });
+          probe.remove();
+          return words;
+        })"""
+    )
+    assert too_long == [], f"words wider than their button, with nowhere to break: {too_long}"
+    names = page.locator("#tools .tool").evaluate_all(
+        "(tools) => tools.map((tool) => tool.textContent)"
+    )
+    for name in names:
+        plain = name.replace("\u00ad", "")
+        expect(page.get_by_role("button", name=plain.strip(), exact=True)).to_have_count(1)
+
+
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (1920, 1080)])
 def test_dark_theme_mid_game_and_win_screens(new_page, width, height, artifacts):
     page = new_page(width=width, height=height, scheme="dark", code=WIN_CODE)
