@@ -39,8 +39,6 @@ from tripeaks.layout import (
     COVERED_BY,
     COVERED_BY_MASK,
     COVERS,
-    ROW_SIZES,
-    ROW_STARTS,
     TABLEAU_SIZE,
 )
 from tripeaks.rules import Rules
@@ -58,37 +56,35 @@ _NEVER = 99
 """A stock index past any stock: no such card is left to draw."""
 
 
-def _uncovered_table(row: int) -> tuple[int, ...]:
-    """For each set of cards in row ``row + 1``, the positions of ``row`` no card lies over."""
-    below_start, below_size = ROW_STARTS[row], ROW_SIZES[row]
-    table = []
-    for bits in range(1 << below_size):
-        lying = bits << below_start
-        table.append(
-            sum(
-                1 << p
-                for p in range(ROW_STARTS[row - 1], ROW_STARTS[row - 1] + ROW_SIZES[row - 1])
-                if not lying & COVERED_BY_MASK[p]
-            )
-        )
-    return tuple(table)
+def _bits(mask: int) -> list[int]:
+    """The positions in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-_BOTTOM = sum(1 << p for p in range(ROW_STARTS[3], TABLEAU_SIZE))
-_UNCOVERED_ROW3 = _uncovered_table(3)
-_UNCOVERED_ROW2 = _uncovered_table(2)
-_UNCOVERED_ROW1 = _uncovered_table(1)
-_ROW4_SHIFT, _ROW3_SHIFT, _ROW2_SHIFT = ROW_STARTS[3], ROW_STARTS[2], ROW_STARTS[1]
-_ROW3_BITS, _ROW2_BITS = (1 << ROW_SIZES[2]) - 1, (1 << ROW_SIZES[1]) - 1
+def _lying_under(positions: int) -> int:
+    """The cards that the cards at ``positions`` (a mask) lie on."""
+    return functools.reduce(operator.or_, (1 << q for p in _bits(positions) for q in COVERS[p]), 0)
+
+
+_LYING_UNDER = tuple(tuple(_lying_under(b << 7 * k) for b in range(128)) for k in range(4))
+"""For each 7 positions and each set of them, the cards those lie on: free cards in four looks
+(the compiled search gets the same table as bytes)."""
+_LYING_UNDER_BYTES = struct.pack("<512I", *(m for chunk in _LYING_UNDER for m in chunk))
 
 
 def free_mask(present: int) -> int:
     """The cards present with none of their covering cards left (face up), as a mask."""
-    return present & (
-        _BOTTOM
-        | _UNCOVERED_ROW3[present >> _ROW4_SHIFT]
-        | _UNCOVERED_ROW2[(present >> _ROW3_SHIFT) & _ROW3_BITS]
-        | _UNCOVERED_ROW1[(present >> _ROW2_SHIFT) & _ROW2_BITS]
+    lying = _LYING_UNDER
+    return present & ~(
+        lying[0][present & 127]
+        | lying[1][present >> 7 & 127]
+        | lying[2][present >> 14 & 127]
+        | lying[3][present >> 21]
     )
 
 
@@ -108,16 +104,6 @@ NO_BRIDGE_MASK: tuple[int, ...] = tuple(
 )
 """NO_BRIDGE_MASK[p]: cards that can never be the discard card the card at p goes on. Those under
 it are played after it; those over it but not right over it are gone while it is still covered."""
-
-
-def _bits(mask: int) -> list[int]:
-    """The positions in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,15 +321,6 @@ _DRAW_BYTE = 255
 """A draw in a line from the compiled search."""
 
 
-def _lying_under(positions: int) -> int:
-    """The cards that the cards at ``positions`` (a mask) lie on."""
-    return functools.reduce(operator.or_, (1 << q for p in _bits(positions) for q in COVERS[p]), 0)
-
-
-_LYING_UNDER_BYTES = struct.pack(
-    "<512I", *(_lying_under(b << 7 * k) for k in range(4) for b in range(128))
-)
-"""For each 7 positions and each set of them, the cards those lie on: free cards in four looks."""
 _UNDER_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *UNDER_MASK)
 _NO_BRIDGE_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *NO_BRIDGE_MASK)
 
