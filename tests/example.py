@@ -1,4 +1,4 @@
-"""The original help's example deal (SPEC §6), rebuilt card for card with ``Game.from_deal``."""
+"""The original help's example deal (docs/rules.md §6), rebuilt with ``Game.from_deal``."""
 
 from tripeaks import Card, Game, Rules
 from tripeaks.cards import FULL_DECK

@@ -1,4 +1,4 @@
-"""The generator must never drift: DEAL.md's vector and our own pinned deals."""
+"""The generator must never drift: docs/deal-format.md's first vector and our own pinned deals."""
 
 import pytest
 

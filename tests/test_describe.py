@@ -1,4 +1,4 @@
-"""SPEC §7: the board in one sentence, character for character, in fi, ca and en."""
+"""docs/rules.md §7: the board in one sentence, character for character, in fi, ca and en."""
 
 import pytest
 from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game

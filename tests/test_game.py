@@ -1,4 +1,4 @@
-"""Play, draw, flips, undo, won and stuck: SPEC §2 and §4 on concrete deals."""
+"""Play, draw, flips, undo, won and stuck: docs/rules.md §2 and §4 on concrete deals."""
 
 import pytest
 from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game

@@ -1,4 +1,4 @@
-"""SPEC §1: 28 positions in rows of 3, 6, 9 and 10; who covers whom; the three peaks."""
+"""docs/rules.md §1: 28 positions in rows of 3, 6, 9 and 10; who covers whom; the three peaks."""
 
 from tripeaks.layout import CENTRE_X, COVERED_BY, COVERS, PEAK_OF, PEAKS, ROWS, position
 

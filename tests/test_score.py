@@ -1,4 +1,4 @@
-"""SPEC §3: 500 to start, −1 a move, +100 for each emptied peak, never below zero."""
+"""docs/rules.md §3: 500 to start, −1 a move, +100 for each emptied peak, never below zero."""
 
 import pytest
 from winning import find_win

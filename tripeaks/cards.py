@@ -7,7 +7,7 @@ from enum import Enum
 
 
 class Suit(Enum):
-    """The four suits in deck order (DEAL.md step 4); suit never matters for play."""
+    """The four suits in deck order (docs/deal-format.md step 4); suit never matters for play."""
 
     CLUBS = "♣"
     DIAMONDS = "♦"

@@ -20,7 +20,7 @@ def _code(text: str) -> GameCode:
 
 
 def format_deal(code: GameCode) -> str:
-    """The full layout in DEAL.md's format: every card, face down or not."""
+    """The full layout as docs/deal-format.md writes its vectors: every card, face down or not."""
     cards = deal(code)
     lines = [
         f"row {n}: " + " ".join(str(cards.tableau[p]) for p in row)

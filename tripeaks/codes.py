@@ -1,4 +1,4 @@
-"""Game codes (``TP1-E-AAAAAAB``) and the deal they stand for, exactly as DEAL.md says.
+"""Game codes (``TP1-E-AAAAAAB``) and the deal they stand for, exactly as docs/deal-format.md says.
 
 The generator is written out here rather than borrowed from a library so that a code written
 down today deals the same cards in every later version.
@@ -76,7 +76,7 @@ class GameCode:
 
     @property
     def number(self) -> int:
-        """The letters read as a base-26 number, most significant first (DEAL.md step 1)."""
+        """The letters as a base-26 number, most significant first (docs/deal-format.md step 1)."""
         n = 0
         for c in self.letters:
             n = n * 26 + (ord(c) - ord("A"))
@@ -105,7 +105,7 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def below(self, k: int) -> int:
-        """An unbiased integer in [0, k) by rejection (DEAL.md step 3)."""
+        """An unbiased integer in [0, k) by rejection (docs/deal-format.md step 3)."""
         limit = (1 << 64) - ((1 << 64) % k)
         while True:
             x = self.next()

@@ -1,4 +1,4 @@
-"""Words for cards and the whole board (SPEC §7), in the player's language."""
+"""Words for cards and the whole board (docs/rules.md §7), in the player's language."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The 28 tableau positions, what covers what, and the three peaks: tables computed once.
 
-Positions are the flat indexes 0-27 of SPEC §1: row 1 left to right, then rows 2, 3 and 4.
+Positions are the flat indexes 0-27 of docs/rules.md §1: row 1 left to right, then rows 2, 3 and 4.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ _PEAK_MEMBERS: tuple[tuple[tuple[int, int], ...], ...] = (
 PEAKS: tuple[frozenset[int], ...] = tuple(
     frozenset(position(r, i) for r, i in members) for members in _PEAK_MEMBERS
 )
-"""The bonus groups of SPEC §1: left, middle, right (9, 9 and 10 cards)."""
+"""The bonus groups of docs/rules.md §1: left, middle, right (9, 9 and 10 cards)."""
 
 PEAK_OF: tuple[int, ...] = tuple(
     next(k for k, peak in enumerate(PEAKS) if p in peak) for p in POSITIONS

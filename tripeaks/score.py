@@ -1,4 +1,4 @@
-"""The scoring table of SPEC §3, in one place."""
+"""The scoring table of docs/rules.md §3, in one place."""
 
 from __future__ import annotations
 
