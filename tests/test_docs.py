@@ -258,8 +258,8 @@ def test_scoring_table_and_its_arithmetic() -> None:
     assert f"starts with {scoring.START} points" in section
     rows = {event: points(value) for event, value in table(section, "event", "points")}
     assert len(rows) == 3
-    (removal,) = [v for e, v in rows.items() if "removed from the tableau" in e]
-    (draw,) = [v for e, v in rows.items() if "drawn from the stock" in e]
+    (removal,) = [v for e, v in rows.items() if "card from the tableau" in e]
+    (draw,) = [v for e, v in rows.items() if "card from the stock" in e]
     (bonus,) = [v for e, v in rows.items() if "last card of a peak" in e]
     assert (removal, draw, bonus) == (scoring.MOVE, scoring.MOVE, scoring.PEAK_BONUS)
     # 772 best, 749 with the whole stock drawn, 750 for the example won on move 50.
