@@ -193,8 +193,8 @@ def test_sample_outputs_of_the_generator() -> None:
 
 
 def test_deck_order_examples() -> None:
-    examples = re.findall(r"(\d+) is (\S+?)[,. ]", step(4))
-    assert len(examples) >= 4
+    examples = re.findall(r"(\d+) is (\S+?)[,. ]", " ".join(step(4).split()))
+    assert len(examples) >= 6
     for index, label in examples:
         assert Card.from_index(int(index)) == Card.parse(label)
 
@@ -255,8 +255,9 @@ def test_the_three_peaks() -> None:
 
 def test_scoring_table_and_its_arithmetic() -> None:
     section = rules_section(3)
-    assert f"starts with {scoring.START} points" in section
     rows = {event: points(value) for event, value in table(section, "event", "points")}
+    section = " ".join(section.split())  # the prose below may be wrapped anywhere
+    assert f"starts with {scoring.START} points" in section
     assert len(rows) == 3
     (removal,) = [v for e, v in rows.items() if "card from the tableau" in e]
     (draw,) = [v for e, v in rows.items() if "card from the stock" in e]
