@@ -1,0 +1,74 @@
+// Requests to the JSON API (docs/api.md): the language, JSON bodies, request ids, one queue for the
+// player's actions, and writes that outlast a server that cannot save (503) or a lost connection.
+
+import { state } from "./state.js";
+
+const WITHOUT_LANG = /^\/api\/(i18n|layout|rules)\b/;
+
+/** One request. POST and DELETE always send JSON ({} when there is nothing to say). Status 0: no reply. */
+async function request(method, path, body) {
+  const url = WITHOUT_LANG.test(path) ? path : `${path}${path.includes("?") ? "&" : "?"}lang=${state.lang}`;
+  const init = { method, headers: {} };
+  if (method !== "GET") {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body ?? {});
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    return { status: 0, data: null, retryAfter: NaN };
+  }
+  let data = null;
+  if (response.status !== 204) {
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+  }
+  return { status: response.status, data, retryAfter: Number.parseFloat(response.headers.get("Retry-After")) };
+}
+
+export const get = (path) => request("GET", path);
+
+let onSaving = () => {};
+/** Told true when a write starts waiting for the server, false when the server has taken it. */
+export function watchSaving(listener) {
+  onSaving = listener;
+}
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/**
+ * A write that is not lost: while the server answers 503 (it cannot save now) or nothing at all, the SAME
+ * request (same body, so the same request_id, which the server applies at most once) is sent again after
+ * Retry-After or 1 s, then twice as long each time up to 30 s, for as long as the page is open. Anything
+ * queued after it waits (see enqueue).
+ */
+export async function write(method, path, body = {}) {
+  let delay = 0;
+  for (;;) {
+    const reply = await request(method, path, body);
+    if (reply.status !== 503 && reply.status !== 0) {
+      if (delay) onSaving(false);
+      return reply;
+    }
+    const asked = reply.retryAfter >= 0 ? reply.retryAfter : 0;
+    delay = Math.min(30, Math.max(asked, delay ? delay * 2 : 1));
+    onSaving(true);
+    await sleep(delay);
+  }
+}
+
+export function requestId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+let queue = Promise.resolve();
+/** The player's actions run one after another, each with the version the previous reply brought. */
+export function enqueue(task) {
+  queue = queue.then(task).catch((error) => console.error(error));
+  return queue;
+}

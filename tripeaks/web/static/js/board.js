@@ -1,0 +1,222 @@
+// The board. render(state) draws the game from the state object and nothing else: the counters, the code,
+// the peaks, the stock, the discard and the notices; it moves the cards as the last action says. It holds
+// no rule: a card's face, whether it is face up and the score all come in the server's state.
+
+import { $, $$, h, reducedMotion } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The tableau's buttons, by position. */
+export const cards = [];
+let rover = null; // the one board control in the tab order
+
+/** Draw the 28 places once, where GET /api/layout puts them. */
+export function build(layout) {
+  buildTableau($("#tableau"), layout, true).forEach((el, pos) => (cards[pos] = el));
+}
+
+export function buildTableau(container, positions, interactive) {
+  const board = container.closest(".board");
+  board.style.setProperty("--cols", String(Math.max(...positions.map((p) => p.x)) + 1));
+  board.style.setProperty("--rows", String(Math.max(...positions.map((p) => p.y))));
+  const elements = [];
+  // Lower rows come later in the page, so that they lie over the cards they cover.
+  for (const p of [...positions].sort((a, b) => a.y - b.y || a.x - b.x)) {
+    const el = interactive ? h("button", { type: "button", tabIndex: -1 }) : h("div", { "aria-hidden": "true" });
+    el.className = "card back";
+    el.style.setProperty("--x", String(p.x));
+    el.style.setProperty("--y", String(p.y));
+    el.dataset.pos = String(p.pos);
+    container.append(el);
+    elements[p.pos] = el;
+  }
+  return elements;
+}
+
+export function paintTableau(elements, tableau, interactive) {
+  for (const slot of tableau) {
+    const el = elements[slot.pos];
+    if (!el) continue;
+    el.hidden = slot.slot === "removed";
+    el.classList.toggle("free", slot.slot === "face_up");
+    if (slot.slot === "face_up" && slot.card) {
+      if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
+      if (interactive) el.setAttribute("aria-label", slot.card.name);
+    } else {
+      if (!el.classList.contains("back")) paintBack(el);
+      if (interactive) el.setAttribute("aria-label", t("card.hidden"));
+    }
+  }
+}
+
+/** A face-up card: corner indexes from the server's label, a pip or a framed letter. */
+export function paintFace(el, card) {
+  const suit = card.label.slice(-1);
+  const rank = card.label.slice(0, -1);
+  el.classList.remove("back");
+  el.classList.toggle("red", card.suit === "hearts" || card.suit === "diamonds");
+  el.classList.toggle("ace", card.rank === 1);
+  const corner = (extra) => h("span", { className: `idx${extra}` }, h("span", {}, rank), h("span", { className: "s" }, suit));
+  const middle =
+    card.rank > 10
+      ? h("span", { className: "court" }, h("b", {}, rank), h("i", {}, suit))
+      : h("span", { className: "pip" }, suit);
+  el.replaceChildren(h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, corner(" br")));
+  el.dataset.card = card.label;
+}
+
+function paintBack(el) {
+  el.replaceChildren();
+  el.classList.add("back");
+  el.classList.remove("red", "ace");
+  delete el.dataset.card;
+}
+
+// ---- Motion ------------------------------------------------------------------------------
+
+const rectOf = (el) => (el && !el.hidden ? el.getBoundingClientRect() : null);
+
+function glide(el, from) {
+  if (!from || !el || reducedMotion.matches || !el.animate) return;
+  const to = el.getBoundingClientRect();
+  if (!to.width) return;
+  const move = `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`;
+  el.animate([{ transform: move, zIndex: 90 }, { transform: "none", zIndex: 90 }], {
+    duration: 260,
+    easing: "cubic-bezier(.2,.7,.2,1)",
+  });
+}
+
+function turnOver(el) {
+  if (!el || reducedMotion.matches || !el.animate) return;
+  el.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: 240, easing: "ease-out" });
+}
+
+/** A refused tap: the card or the stock shakes a little. */
+export function shake(el) {
+  if (!el || reducedMotion.matches) return;
+  el.classList.remove("shake");
+  void el.offsetWidth;
+  el.classList.add("shake");
+}
+
+// ---- Rendering ---------------------------------------------------------------------------
+
+let drawn = null; // the game state last drawn, for the flips
+
+/** Draw everything from the state object; `animate` when its game state is the reply to the player's action. */
+export function render(s, { animate = false } = {}) {
+  $("#saving").hidden = !s.saving;
+  const game = s.game;
+  if (!game) return;
+  const previous = drawn;
+  drawn = game;
+  const last = game.last;
+  const stock = $("#stock");
+  const discard = $("#discard");
+
+  // Where things were, for the move.
+  let from = null;
+  if (animate && last) {
+    if (last.kind === "play" && last.pos != null) from = rectOf(cards[last.pos]);
+    else if (last.kind === "draw") from = rectOf(stock);
+  }
+  const undoFrom = animate && last && last.kind === "undo" ? rectOf(discard) : null;
+  const wasFaceDown = previous ? previous.tableau.map((slot) => slot.slot === "face_down") : [];
+  const focused = document.activeElement;
+  const focusedRect = cards.includes(focused) ? focused.getBoundingClientRect() : null;
+
+  $("#score").textContent = String(game.score);
+  $("#moves").textContent = String(game.moves);
+  $("#code").textContent = game.code;
+  $("#code-rules").textContent = t(`web.rules.${game.rules}_short`);
+
+  stock.setAttribute("aria-label", game.stock_label);
+  $("#stock-count").textContent = String(game.stock_size);
+  stock.classList.toggle("empty", game.stock_size === 0);
+  paintFace(discard, game.discard);
+  discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
+  paintTableau(cards, game.tableau, true);
+  for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
+
+  for (const el of $$(".hinted")) el.classList.remove("hinted");
+  const hinted = s.hint && (s.hint.kind === "draw" ? stock : cards[s.hint.pos]);
+  if (hinted) hinted.classList.add("hinted");
+
+  $("#stuck").hidden = game.status !== "stuck";
+  $("#stuck-result").textContent = game.status === "stuck" ? resultLine(game) : "";
+  if (game.status === "won") {
+    $("#win-score").textContent = t("web.win.score", { score: game.score });
+    $("#win-result").textContent = resultLine(game);
+  }
+
+  if (animate && last) {
+    glide(discard, from);
+    if (last.pos != null) glide(cards[last.pos], undoFrom);
+    game.tableau.forEach((slot, i) => {
+      if (slot.slot === "face_up" && wasFaceDown[i]) turnOver(cards[i]);
+    });
+  }
+
+  // The focus never falls to the page: a removed card hands it to the nearest card left.
+  if (focusedRect && focused.hidden) {
+    focusBoard(nearest(focusedRect, controls().filter((el) => el.classList.contains("free"))) || nearest(focusedRect, controls()));
+  } else if (!rover || rover.hidden) {
+    setRover(controls().find((el) => el.classList.contains("free")) || stock);
+  }
+}
+
+/** The solver's line about the deal, once the game is over. */
+function resultLine(game) {
+  const r = game.result;
+  if (!r) return "";
+  if (game.status === "won") {
+    if (r.best_score == null) return "";
+    return game.score >= r.best_score ? t("web.result.best_reached") : t("web.result.best", { best: r.best_score });
+  }
+  if (r.winnable && r.best_score != null) return t("web.result.could_win", { best: r.best_score });
+  return r.winnable ? "" : t("web.result.unwinnable");
+}
+
+// ---- The board's focus: one Tab stop (a roving tabindex) ------------------------------------
+
+/** The cards in the page and the stock, in the order they are drawn. */
+export function controls() {
+  return [...cards.filter((el) => el && !el.hidden), $("#stock")];
+}
+
+export function setRover(el) {
+  if (!el) return;
+  for (const other of controls()) other.tabIndex = other === el ? 0 : -1;
+  for (const other of cards) if (other && other.hidden) other.tabIndex = -1;
+  rover = el;
+}
+
+export const currentRover = () => (rover && !rover.hidden ? rover : $("#stock"));
+
+export function focusBoard(el) {
+  if (!el) return;
+  setRover(el);
+  el.focus();
+}
+
+/** The board's first free card, else the stock: where the focus goes in a new game. */
+export const firstControl = () => controls().find((el) => el.classList.contains("free")) || $("#stock");
+
+export function centre(rect) {
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+export function nearest(rect, candidates) {
+  const c = centre(rect);
+  let best = null;
+  let bestDistance = Infinity;
+  for (const el of candidates) {
+    const d = centre(el.getBoundingClientRect());
+    const distance = Math.hypot(d.x - c.x, d.y - c.y);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = el;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,133 @@
+// The windows (native <dialog>): opening and closing with the focus going back where it came from, Tab kept
+// inside, the confirmation, New game, Settings and the win screen.
+
+import { currentRover, focusBoard } from "./board.js";
+import { $, $$ } from "./dom.js";
+import { setSetting, state } from "./state.js";
+
+const openers = new Map();
+
+export function openDialog(dialog, focusTarget = null) {
+  if (dialog.open) return;
+  const active = document.activeElement;
+  openers.set(dialog, active && active !== document.body ? active : null);
+  dialog.showModal();
+  if (focusTarget) focusTarget.focus();
+}
+
+export function closeDialog(dialog) {
+  if (dialog.open) dialog.close();
+}
+
+function restoreFocus(dialog) {
+  const opener = openers.get(dialog);
+  openers.delete(dialog);
+  if ($("dialog[open]")) return;
+  if (opener && opener.isConnected && !opener.hidden && !opener.closest("dialog")) opener.focus();
+  else focusBoard(currentRover());
+}
+
+/** Keep Tab inside an open window: from its last control back to its first, and the other way. */
+function trapTab(event) {
+  const dialogs = $$("dialog[open]");
+  if (event.key !== "Tab" || !dialogs.length) return;
+  const dialog = dialogs[dialogs.length - 1];
+  const inside = $$("button, input, select, textarea, a[href], [tabindex='0']", dialog).filter(
+    (el) => !el.disabled && !el.hidden && el.getClientRects().length,
+  );
+  if (!inside.length) return;
+  const first = inside[0];
+  const last = inside[inside.length - 1];
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !dialog.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** Ask a question; resolves true for yes. The safe answer (no) has the focus. */
+export function confirm({ title, text, yes, no }) {
+  const dialog = $("#dlg-confirm");
+  $("#confirm-title").textContent = title;
+  $("#confirm-text").textContent = text;
+  $("#confirm-yes").textContent = yes;
+  $("#confirm-no").textContent = no;
+  return new Promise((resolve) => {
+    const onClose = () => {
+      dialog.removeEventListener("close", onClose);
+      resolve(dialog.returnValue === "yes");
+    };
+    dialog.returnValue = "";
+    dialog.addEventListener("close", onClose);
+    openDialog(dialog, $("#confirm-no"));
+  });
+}
+
+export function showWin() {
+  const dialog = $("#dlg-win");
+  openDialog(dialog, $("[data-action='new']", dialog));
+}
+
+export function openNewGame() {
+  closeDialog($("#dlg-win"));
+  const form = $("#new-form");
+  for (const radio of $$("input[name='rules']", form)) radio.checked = radio.value === state.settings.rules;
+  $("#new-winnable").checked = state.settings.winnable;
+  $("#new-code").value = "";
+  $("#new-error").textContent = "";
+  $("#new-code").removeAttribute("aria-invalid");
+  openDialog($("#dlg-new"), $("input[name='rules']:checked", form));
+}
+
+export function openSettings() {
+  $("#set-hints").checked = state.settings.hints;
+  $("#set-lang").value = state.lang;
+  for (const radio of $$("input[name='theme']")) radio.checked = radio.value === state.settings.theme;
+  openDialog($("#dlg-settings"), $("#set-hints"));
+}
+
+export function applyTheme(theme) {
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
+/** start(body) starts a game and resolves to null, or to the server's message for a refused code
+ * ("" when the player kept the current game); language(lang) switches the page's language. */
+export function wireDialogs({ start, language }) {
+  document.addEventListener("keydown", trapTab);
+  for (const dialog of $$("dialog")) {
+    dialog.addEventListener("close", () => restoreFocus(dialog));
+    for (const button of $$("[data-close]", dialog)) button.addEventListener("click", () => dialog.close());
+  }
+  $("#confirm-yes").addEventListener("click", () => $("#dlg-confirm").close("yes"));
+  $("#confirm-no").addEventListener("click", () => $("#dlg-confirm").close("no"));
+
+  $("#new-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const rules = $("input[name='rules']:checked", event.target).value;
+    const winnable = $("#new-winnable").checked;
+    const code = $("#new-code").value.trim();
+    setSetting("rules", rules);
+    setSetting("winnable", winnable);
+    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable });
+    if (error === null) {
+      closeDialog($("#dlg-new"));
+    } else if (error) {
+      $("#new-error").textContent = error;
+      $("#new-code").setAttribute("aria-invalid", "true");
+      $("#new-code").focus();
+    }
+  });
+
+  $("#set-hints").addEventListener("change", (event) => setSetting("hints", event.target.checked));
+  $("#set-lang").addEventListener("change", (event) => language(event.target.value));
+  for (const radio of $$("input[name='theme']")) {
+    radio.addEventListener("change", () => {
+      setSetting("theme", radio.value);
+      applyTheme(radio.value);
+    });
+  }
+}

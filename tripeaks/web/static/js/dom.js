@@ -1,0 +1,17 @@
+// Small DOM helpers every module shares.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+/** A new element: properties it has (className, scope, href…) are set, other names (aria-*) are attributes. */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (name in el) el[name] = value;
+    else el.setAttribute(name, value);
+  }
+  el.append(...children);
+  return el;
+}
+
+export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");

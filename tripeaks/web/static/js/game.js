@@ -1,0 +1,152 @@
+// The player's intents become requests; each reply's state replaces state.game and is drawn as it is.
+
+import { enqueue, get, requestId, write } from "./api.js";
+import { cards, firstControl, focusBoard, render, shake } from "./board.js";
+import { closeDialog, confirm, showWin } from "./dialogs.js";
+import { $ } from "./dom.js";
+import { LANGS, state, store, stored } from "./state.js";
+import { loadCatalog, t } from "./i18n.js";
+import { announce, toast } from "./live.js";
+
+/** Take a state from the server and draw it; `animate` when it is the reply to the player's action. */
+function accept(game, { animate = false } = {}) {
+  const previous = state.game;
+  state.game = game;
+  state.hint = null;
+  render(state, { animate });
+  if (game.status === "won" && !(previous && previous.id === game.id && previous.status === "won")) showWin();
+  if (game.status !== "playing" && !game.result) awaitVerdict(game);
+}
+
+/** The solver's verdict may come after the reply that ended the game: ask again a few times. */
+async function awaitVerdict(ended, tries = 8) {
+  for (let i = 0; i < tries; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    if (state.game !== ended) return;
+    const { status, data } = await get(`/api/games/${ended.id}`);
+    if (state.game !== ended) return;
+    if (status === 200 && data && data.version === ended.version && data.result) {
+      accept(data);
+      return;
+    }
+  }
+}
+
+/** play, draw or undo, sent with the version of the state on screen. */
+async function act(kind, extra = {}) {
+  const game = state.game;
+  if (!game || !game.id) return;
+  const body = { ...extra, version: game.version, request_id: requestId() };
+  const { status, data } = await write("POST", `/api/games/${game.id}/${kind}`, body);
+  if (status === 200 && data) {
+    accept(data, { animate: true });
+    // The server's sentence already says what turned over, and a win or a stuck game.
+    if (data.last && data.last.announcement) announce(data.last.announcement);
+    return;
+  }
+  if (data && data.state) accept(data.state);
+  if (status === 422 && data && data.error && state.settings.hints) {
+    toast(data.error.message);
+    announce(data.error.message);
+    shake(kind === "play" ? cards[extra.pos] : kind === "draw" ? $("#stock") : null);
+  }
+}
+
+export const play = (pos) => enqueue(() => act("play", { pos }));
+export const draw = () => enqueue(() => act("draw"));
+export const undo = () => enqueue(() => state.game && state.game.can_undo && act("undo"));
+
+export const hint = () =>
+  enqueue(async () => {
+    const game = state.game;
+    if (!game || !game.id) return;
+    const { status, data } = await get(`/api/games/${game.id}/hint`);
+    const message = status === 200 && data ? data.message : data && data.error && data.error.message;
+    if (status === 200 && data && state.game === game) {
+      state.hint = data.action;
+      render(state);
+    }
+    if (message) {
+      toast(message, status === 200 ? 3200 : 2200);
+      announce(message);
+    }
+  });
+
+export function readBoard() {
+  if (state.game) announce(state.game.description);
+}
+
+export async function copyCode() {
+  if (!state.game) return;
+  try {
+    await navigator.clipboard.writeText(state.game.code);
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("#code"));
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    try {
+      document.execCommand("copy");
+    } catch {
+      /* the code stays selected for the player to copy */
+    }
+  }
+  toast(t("web.copied"));
+  announce(t("web.copied"));
+}
+
+/** A game the statistics would count as lost if it were left now (a game without a move does not count). */
+function unfinished() {
+  const game = state.game;
+  return game && game.status === "playing" && game.moves > 0;
+}
+
+/** Start a game; resolves to null, to the server's message for a refused code, or to "" when the player
+ * chose to keep the current game. */
+export async function startGame(body) {
+  if (unfinished()) {
+    const yes = await confirm({
+      title: t("web.confirm.abandon.title"),
+      text: t("web.confirm.abandon.text"),
+      yes: t("web.confirm.abandon.yes"),
+      no: t("web.confirm.keep"),
+    });
+    if (!yes) return "";
+  }
+  const { status, data } = (await enqueue(() => write("POST", "/api/games", body))) || { status: 0 };
+  if (status !== 201 && status !== 200) return (data && data.error && data.error.message) || t("web.error.network");
+  store("game", data.id);
+  closeDialog($("#dlg-win"));
+  accept(data);
+  announce(t("web.announce.new", { code: data.code }));
+  focusBoard(firstControl());
+  return null;
+}
+
+/** The stored game, else a new one with the rules chosen last. */
+export async function resume() {
+  const id = stored("game");
+  if (id) {
+    const { status, data } = await get(`/api/games/${encodeURIComponent(id)}`);
+    if (status === 200 && data) {
+      accept(data);
+      return;
+    }
+  }
+  const { status, data } = await write("POST", "/api/games", { rules: state.settings.rules });
+  if ((status === 201 || status === 200) && data) {
+    store("game", data.id);
+    accept(data);
+  }
+}
+
+export async function changeLanguage(next) {
+  if (next === state.lang || !LANGS.includes(next)) return;
+  store("lang", next); // remembered at once, even if the page goes before the words come
+  if (!(await loadCatalog(next))) return;
+  if (state.game && state.game.id) {
+    const { status, data } = await get(`/api/games/${state.game.id}`);
+    if (status === 200 && data) accept(data);
+  }
+}

@@ -1,0 +1,48 @@
+// Words: the catalog of one language from GET /api/i18n/{lang}, t(), numbers in that language.
+
+import { get } from "./api.js";
+import { $, $$ } from "./dom.js";
+import { LANGS, state, store, stored } from "./state.js";
+
+/** The message `id` with its {placeholders} filled in; plurals come already chosen from the server. */
+export function t(id, values = {}) {
+  let text = state.messages[id];
+  if (Array.isArray(text)) text = text[0];
+  if (typeof text !== "string") return id;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** The stored choice, else the first of the browser's languages we speak, else English. */
+export function firstLanguage() {
+  const chosen = stored("lang");
+  if (LANGS.includes(chosen)) return chosen;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function loadCatalog(lang) {
+  const { status, data } = await get(`/api/i18n/${lang}`);
+  if (status !== 200 || !data) return false;
+  state.messages = data.messages;
+  state.lang = lang;
+  store("lang", lang);
+  document.documentElement.lang = lang;
+  document.title = t("web.title");
+  for (const el of $$("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of $$("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  $("#set-lang").value = lang;
+  return true;
+}
+
+export function number(value, options = {}) {
+  if (value === null || value === undefined) return t("web.stats.none");
+  return new Intl.NumberFormat(state.lang, options).format(value);
+}
+
+/** Points with their sign, "+100", "−1" (a true minus sign in every language). */
+export function points(value) {
+  return number(value, { signDisplay: "exceptZero" }).replace("-", "\u2212");
+}

@@ -1,0 +1,79 @@
+// Pointer and keyboard → the player's intent: intent("play", pos), intent("draw"), intent("undo"),
+// intent("hint"), intent("read"), intent("copy"), intent("new" | "help" | "stats" | "settings") to open a
+// window. Nothing here knows a rule: a tap on any card is "play pos", and the server says whether it fits.
+// The arrow keys move the focus over the board as it is drawn (the layout's geometry).
+
+import { cards, centre, controls, currentRover, focusBoard, setRover } from "./board.js";
+import { $, $$ } from "./dom.js";
+
+const LETTERS = { d: "draw", u: "undo", n: "new", h: "hint", "?": "help", b: "read" };
+
+export function listen(intent) {
+  $("#tableau").addEventListener("click", (event) => {
+    const el = event.target.closest("[data-pos]");
+    if (el) intent("play", Number(el.dataset.pos));
+  });
+  $("#stock").addEventListener("click", () => intent("draw"));
+  $("#board").addEventListener("focusin", (event) => {
+    if (event.target === $("#stock") || cards.includes(event.target)) setRover(event.target);
+  });
+  $("#copy").addEventListener("click", () => intent("copy"));
+  for (const button of $$("[data-action]")) button.addEventListener("click", () => intent(button.dataset.action));
+  document.addEventListener("keydown", (event) => onKey(event, intent));
+}
+
+function onKey(event, intent) {
+  if ($("dialog[open]")) return; // a window's own keys: dialogs.js
+  const target = event.target;
+  if (target && (target.matches("input, select, textarea") || target.isContentEditable)) return;
+  const key = event.key;
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && key.toLowerCase() === "z") {
+    event.preventDefault();
+    intent("undo");
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (key.startsWith("Arrow")) {
+    event.preventDefault();
+    const current = controls().includes(target) ? target : currentRover();
+    if (current !== target) focusBoard(current);
+    else focusBoard(neighbour(current, key));
+    return;
+  }
+  const action = LETTERS[key.length === 1 ? key.toLowerCase() : key];
+  if (action) {
+    event.preventDefault();
+    intent(action);
+  }
+}
+
+/** The board control in a direction. Sideways keys stay in a row (leaving it only when it has nothing more
+ * that way); up and down go to the nearest row, then the nearest card in it. */
+function neighbour(from, direction) {
+  const box = from.getBoundingClientRect();
+  const c = centre(box);
+  const tolerance = box.height * 0.25;
+  const vertical = direction === "ArrowUp" || direction === "ArrowDown";
+  let best = null;
+  let bestScore = Infinity;
+  for (const el of controls()) {
+    if (el === from) continue;
+    const d = centre(el.getBoundingClientRect());
+    const dx = d.x - c.x;
+    const dy = d.y - c.y;
+    const [along, across] = {
+      ArrowRight: [dx, dy],
+      ArrowLeft: [-dx, dy],
+      ArrowDown: [dy, dx],
+      ArrowUp: [-dy, dx],
+    }[direction];
+    if (along <= 2) continue;
+    const otherRow = Math.abs(across) > tolerance ? 10000 : 0;
+    const score = vertical ? 2 * along + Math.abs(across) : otherRow + along + 2.5 * Math.abs(across);
+    if (score < bestScore) {
+      bestScore = score;
+      best = el;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,56 @@
+// The one state the page holds. board.js draws everything from it; what the player does goes to the server
+// (game.js), and the reply's state replaces `game` as it is: the page keeps no rule and no copy of its own.
+
+export const LANGS = ["en", "fi", "ca"];
+
+export const state = {
+  game: null, // the GameState as last sent by the server (docs/api.md)
+  rules: null, // GET /api/rules: the start score, the scoring table, the undo limit
+  layout: [], // GET /api/layout: where each tableau position is drawn
+  lang: "en",
+  messages: {}, // the catalog of `lang`: GET /api/i18n/{lang}
+  settings: { hints: true, theme: "system", rules: "easy", winnable: false },
+  hint: null, // the server's suggested action, outlined until the next state comes
+  saving: false, // a write waits for the server to take it (503 or no reply): the notice shows
+};
+
+// localStorage, under these names; it may be unavailable (private mode): settings then last for this visit.
+const KEYS = {
+  game: "tripeaks.game",
+  lang: "tripeaks.lang",
+  theme: "tripeaks.theme",
+  hints: "tripeaks.hints",
+  rules: "tripeaks.rules",
+  winnable: "tripeaks.winnable",
+};
+
+export function stored(name, fallback = null) {
+  try {
+    const value = localStorage.getItem(KEYS[name]);
+    return value === null ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+export function store(name, value) {
+  try {
+    localStorage.setItem(KEYS[name], value);
+  } catch {
+    /* the value lasts for this visit only */
+  }
+}
+
+export function loadSettings() {
+  state.settings = {
+    hints: stored("hints", "1") === "1",
+    theme: stored("theme", "system"),
+    rules: stored("rules", "easy"),
+    winnable: stored("winnable", "0") === "1",
+  };
+}
+
+export function setSetting(name, value) {
+  state.settings[name] = value;
+  store(name, typeof value === "boolean" ? (value ? "1" : "0") : value);
+}

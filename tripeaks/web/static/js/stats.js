@@ -1,0 +1,83 @@
+// The statistics window: both rule sets side by side, the recent games (each one replays its deal), reset.
+
+import { get, write } from "./api.js";
+import { closeDialog, confirm, openDialog } from "./dialogs.js";
+import { $, h } from "./dom.js";
+import { number, t } from "./i18n.js";
+import { announce, toast } from "./live.js";
+import { state } from "./state.js";
+
+const RULES = ["easy", "classic"];
+const ROWS = [
+  ["played", {}],
+  ["won", {}],
+  ["win_rate", { style: "percent", maximumFractionDigits: 0 }],
+  ["current_streak", {}],
+  ["best_streak", {}],
+  ["best_score", {}],
+  ["average_winning_score", { maximumFractionDigits: 0 }],
+];
+
+let start = async () => null;
+
+async function fill() {
+  const body = $("#stats-body");
+  const { status, data } = await get("/api/stats");
+  if (status !== 200 || !data) {
+    body.textContent = t("web.error.network");
+    return;
+  }
+  const table = h("table", { className: "stats-grid" });
+  table.createTHead().append(h("tr", {}, h("td"), ...RULES.map((r) => h("th", { scope: "col" }, t(`web.rules.${r}_short`)))));
+  const rows = table.createTBody();
+  for (const [key, options] of ROWS) {
+    rows.append(h("tr", {}, h("th", { scope: "row" }, t(`web.stats.${key}`)), ...RULES.map((r) => h("td", {}, number(data[r][key], options)))));
+  }
+  const when = new Intl.DateTimeFormat(state.lang, { dateStyle: "medium", timeStyle: "short" });
+  const recent = h("ul", { className: "recent" });
+  for (const game of data.recent || []) {
+    const finished = game.finished_at ? new Date(game.finished_at) : null;
+    const button = h(
+      "button",
+      { type: "button", className: "btn" },
+      h("code", {}, game.code),
+      h("span", {}, `${t(`web.stats.outcome.${game.outcome}`)} · ${number(game.score)}`),
+      h("span", { className: "muted" }, finished && !Number.isNaN(finished.getTime()) ? when.format(finished) : ""),
+    );
+    button.addEventListener("click", async () => {
+      closeDialog($("#dlg-stats"));
+      const error = await start({ code: game.code });
+      if (error) toast(error);
+    });
+    recent.append(h("li", {}, button));
+  }
+  const parts = [table, h("h3", {}, t("web.stats.recent"))];
+  if (recent.children.length) parts.push(h("p", { className: "help-text" }, t("web.stats.replay")), recent);
+  else parts.push(h("p", { className: "muted" }, t("web.stats.recent_empty")));
+  body.replaceChildren(...parts);
+}
+
+export async function openStats() {
+  await fill();
+  openDialog($("#dlg-stats"), $("#dlg-stats [data-close]"));
+}
+
+async function reset() {
+  const yes = await confirm({
+    title: t("web.confirm.reset.title"),
+    text: t("web.confirm.reset.text"),
+    yes: t("web.confirm.reset.yes"),
+    no: t("web.cancel"),
+  });
+  if (!yes) return;
+  await write("DELETE", "/api/stats");
+  await fill();
+  announce(t("web.stats.reset_done"));
+  $("#stats-reset").focus();
+}
+
+/** startGame(body) starts a game (see game.js); a recent game's button replays its deal with it. */
+export function wireStats(startGame) {
+  start = startGame;
+  $("#stats-reset").addEventListener("click", reset);
+}
