@@ -6,6 +6,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,10 @@ from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
 from tripeaks import solver
+from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.rules import Rules
-from tripeaks.web import solving
+from tripeaks.web.solving import Kind, Solvers
 
 
 @pytest.fixture
@@ -42,7 +44,8 @@ def test_a_won_game_gets_the_deals_best_score(client: TestClient) -> None:
     final = play_line(client, state, winning_line())[-1]
     result = result_of(client, state["id"])
     best = solver.solve(WIN_CODE)
-    assert result == {"winnable": True, "best_score": best.final_score}
+    reached = final["score"] >= best.final_score
+    assert result == {"winnable": True, "best_score": best.final_score, "best_reached": reached}
     assert result["best_score"] >= final["score"]
 
 
@@ -82,15 +85,12 @@ def test_winnable_only_deals_can_be_won(client: TestClient, rules: str) -> None:
     assert solver.is_winnable(code, Rules[rules.upper()])
 
 
-def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(client: TestClient) -> None:
     """A killed worker breaks its pool; near-end replies still succeed and a new worker answers."""
-    monkeypatch.setattr(solving, "_results", {})
-    pool = solving._executor("verdict")
-    pool.submit(time.sleep, 0).result(timeout=60)  # the worker process exists now
-    for worker in list(pool._processes.values()):
-        os.kill(worker.pid, signal.SIGKILL)
+    solvers = solvers_of(client)
+    pool = started(solvers, "verdict")
+    for pid in worker_pids(solvers, "verdict"):
+        os.kill(pid, signal.SIGKILL)
     with pytest.raises(BrokenProcessPool):
         for _ in range(300):
             pool.submit(time.sleep, 0).result(timeout=60)
@@ -98,13 +98,79 @@ def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(
     state = new_game(client, WIN_CODE)
     final = play_line(client, state, winning_line())[-1]  # every reply 200, near the end too
     assert final["status"] == "won"
-    assert solving._pools.get("verdict") is not pool
+    assert solvers._pools.get("verdict") is not pool
     assert result_of(client, state["id"])["winnable"] is True
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling class")
 def test_verdicts_are_searched_only_on_idle_cpu(client: TestClient) -> None:
-    pool = solving._executor("verdict")
+    solvers = solvers_of(client)
+    started(solvers, "verdict")
+    started(solvers, "hint")
+    for pid in worker_pids(solvers, "verdict"):
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    for pid in worker_pids(solvers, "hint"):  # a player waits for a hint
+        assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+
+
+def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
+    """Leaving the client runs the app's lifespan: the workers have exited, not just been told to."""
+    with api(tmp_path / "games.db") as client:
+        solvers = solvers_of(client)
+        state = new_game(client, WIN_CODE)
+        assert client.get(f"/api/games/{state['id']}/hint").json()["winnable"] is True
+        play_line(client, state, winning_line())  # near the end: the verdict worker starts
+        started(solvers, "verdict")
+        pids = worker_pids(solvers, "hint") + worker_pids(solvers, "verdict")
+        assert len(pids) == 2
+        for pid in pids:
+            os.kill(pid, 0)  # alive
+    for pid in pids:  # exited and reaped: no such process any more
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    with pytest.raises(RuntimeError, match="closed"):
+        solvers.deal_result(GameCode.parse(WIN_CODE))
+    solvers.close()  # a second close is harmless
+
+
+def test_two_apps_have_their_own_workers(tmp_path: Path) -> None:
+    with api(tmp_path / "one.db") as one:
+        with api(tmp_path / "two.db") as two:
+            hints = [hint_of(c, new_game(c, WIN_CODE)) for c in (one, two)]
+            assert hints[0] == hints[1]
+            (mine,) = worker_pids(solvers_of(one), "hint")
+            (theirs,) = worker_pids(solvers_of(two), "hint")
+            assert mine != theirs
+        with pytest.raises(ProcessLookupError):
+            os.kill(theirs, 0)  # the second app's worker is gone with it...
+        assert hint_of(one, new_game(one, WIN_CODE)) == hints[0]  # ...the first's still answers
+        assert worker_pids(solvers_of(one), "hint") == [mine]
+
+
+# Helpers --------------------------------------------------------------------------------------
+
+
+def solvers_of(client: TestClient) -> Solvers:
+    solvers: Solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    return solvers
+
+
+def started(solvers: Solvers, kind: Kind) -> ProcessPoolExecutor:
+    """The app's worker of this kind, spawned now if need be and ready for work."""
+    with solvers._lock:
+        pool = solvers._executor(kind)
     pool.submit(time.sleep, 0).result(timeout=60)
-    for worker in list(pool._processes.values()):
-        assert os.sched_getscheduler(worker.pid) == os.SCHED_IDLE
+    return pool
+
+
+def worker_pids(solvers: Solvers, kind: Kind) -> list[int]:
+    pool = solvers._pools.get(kind)
+    processes = {} if pool is None else pool._processes or {}
+    return [worker.pid for worker in processes.values() if worker.pid is not None]
+
+
+def hint_of(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    reply = client.get(f"/api/games/{state['id']}/hint")
+    assert reply.status_code == 200, reply.text
+    found: dict[str, Any] = reply.json()
+    return found
