@@ -30,7 +30,7 @@ async def one_player(app: Any, seed: int) -> tuple[str, str, list[str]]:
     """Plays 15 taps; returns the game id, its code and the acknowledged actions."""
     rng = random.Random(seed)
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         state = (await client.post("/api/games", json={})).json()
         acked: list[str] = []
         for _ in range(15):
@@ -77,7 +77,7 @@ def test_two_tabs_sending_at_once_apply_one_action(tmp_path: Path) -> None:
 
     async def race() -> list[int]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             state = (await client.post("/api/games", json={})).json()
             url = f"/api/games/{state['id']}/draw"
             replies = await asyncio.gather(

@@ -22,21 +22,36 @@ from tripeaks.rules import Rules
 from tripeaks.web.solving import Kind, Solvers
 
 
+HANG = 300.0
+"""Seconds after which a search that never ends fails the test instead of hanging the run."""
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app, its verdicts at normal priority: the test run keeps every core busy."""
     with api(tmp_path / "games.db") as c:
+        solvers_of(c).idle_verdicts = False
         yield c
 
 
 def result_of(client: TestClient, game_id: str) -> dict[str, Any]:
-    """The game's ``result``, once the background solver has it (bounded wait)."""
-    for _ in range(300):
+    """The game's ``result``: read the game, and while it has none wait for the search under way.
+
+    Reading a finished game asks for its verdict, so each read either has it or has a search
+    pending; with none, the worker was found dead at that read and the next one starts anew.
+    """
+    solvers = solvers_of(client)
+    for _ in range(3):
         state = client.get(f"/api/games/{game_id}").json()
         if state["result"] is not None:
             found: dict[str, Any] = state["result"]
             return found
-        time.sleep(0.05)
-    raise AssertionError("no result within 15 s")
+        with solvers._lock:
+            search = solvers._pending.get(state["code"])
+        if search is not None:
+            wait([search], timeout=HANG)
+            search.exception(timeout=0) if search.done() else None
+    raise AssertionError("the verdict search kept failing")
 
 
 def test_a_won_game_gets_the_deals_best_score(client: TestClient) -> None:

@@ -13,18 +13,20 @@ from fastapi.testclient import TestClient
 from winning import find_win
 
 from tripeaks.game import Action, Game
-from tripeaks.store import Store
+from tripeaks.store import Change, Store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"
 """An Easy deal the tests' small search wins at once."""
 STUCK_CODE = "TP1-E-AABPSMK"
 """Drawing all 23 stock cards leaves this deal stuck."""
+BASE_URL = "http://127.0.0.1"
+"""TestClient's own host name (testserver) is not one the app answers to."""
 
 
 @contextmanager
 def api(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url=BASE_URL) as client:
         yield client
 
 
@@ -78,7 +80,7 @@ def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     batches: list[int] = []
     flush = Store.flush
 
-    def counted(store: Store) -> int:
+    def counted(store: Store) -> list[Change]:
         batches.append(len(store._staged))
         return flush(store)
 

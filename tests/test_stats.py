@@ -115,7 +115,7 @@ def test_streaks_over_the_api_and_reset(client: TestClient) -> None:
     assert stats["win_rate"] == 0.75
     recent_outcomes = [r["outcome"] for r in client.get("/api/stats").json()["recent"]]
     assert recent_outcomes == ["won", "lost", "won", "won"]
-    reply = client.delete("/api/stats")
+    reply = client.delete("/api/stats", headers={"content-type": "application/json"})
     assert reply.status_code == 204
     after = client.get("/api/stats").json()
     assert after["easy"]["played"] == 0 and after["recent"] == []
@@ -127,19 +127,32 @@ def test_each_player_sees_only_their_own(tmp_path: Path) -> None:
         win(alice)
         assert bob.get("/api/stats").json()["easy"]["played"] == 0
         new_game(bob)
-        bob.delete("/api/stats")
+        assert bob.delete("/api/stats", headers={"content-type": "application/json"}).is_success
         assert alice.get("/api/stats").json()["easy"]["won"] == 1
         alice.cookies.clear()
         assert alice.get("/api/stats").json()["easy"]["played"] == 0
 
 
-def test_a_game_is_counted_once_even_if_taken_up_again(client: TestClient) -> None:
+def test_a_left_game_cannot_be_taken_up_again_and_counts_once(client: TestClient) -> None:
+    """Regression: a left game stayed playable, so a later win was counted beside its loss."""
     state = new_game(client, WIN_CODE)
     line = winning_line()
     state = send(client, state, line[0]).json()
     new_game(client)
-    rest = play_line(client, state, line[1:])
-    assert rest[-1]["status"] == "won"
+    reply = send(client, state, line[1])
+    assert reply.status_code == 409 and reply.json()["error"]["reason"] == "game_over"
+    assert reply.json()["state"]["status"] == "left"
+    new_game(client)
     stats = client.get("/api/stats").json()["easy"]
     assert (stats["played"], stats["won"]) == (1, 0)
     assert Game.replay(WIN_CODE, line).is_won
+
+
+def test_a_game_left_without_a_move_can_never_be_won(client: TestClient) -> None:
+    """Regression: leaving untouched games dodged every loss and a later win counted: 100%."""
+    state = new_game(client, WIN_CODE)
+    new_game(client)
+    reply = send(client, state, winning_line()[0])
+    assert reply.status_code == 409 and reply.json()["error"]["reason"] == "game_over"
+    assert client.get(f"/api/games/{state['id']}").json()["status"] == "left"
+    assert client.get("/api/stats").json()["easy"]["played"] == 0

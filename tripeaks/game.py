@@ -1,7 +1,8 @@
-"""The game as a state machine: play, draw, undo, score, moves, won and stuck.
+"""The game as a state machine: play, draw, undo, score, moves, streak, won, stuck and left.
 
-Every rule of the app is decided here; the web app, the store and the solver only call it.
-A game is its deal plus its action log, so replaying the log rebuilds it exactly.
+Every rule of the app is decided here (docs/rules.md); the web app, the store and the solver only
+call it. A game is its deal plus its action log, so replaying the log rebuilds it exactly. Every
+action answers with a :class:`Turn` that says all it did, so nobody outside works it out again.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from enum import Enum
 from tripeaks import score as scoring
 from tripeaks.cards import Card
 from tripeaks.codes import Deal, GameCode, deal
-from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
+from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
 
 UNDO_LIMIT = 100
 """How many of the most recent actions can be taken back."""
+NEAR_THE_END_REMOVED = 20
+NEAR_THE_END_STOCK = 4
+"""A game is near its end once this many cards are off the tableau or fewer are left in the stock."""
 
 
 class Reason(Enum):
@@ -41,7 +45,7 @@ class IllegalMove(Exception):
         self.reason = reason
 
     def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language (SPEC's error hints for LOCKED and NOT_ADJACENT)."""
+        """The refusal in the player's language (docs/rules.md §2 words LOCKED and NOT_ADJACENT)."""
         from tripeaks.i18n import translator
 
         return translator(lang)(self.reason.value)
@@ -90,6 +94,16 @@ class Status(Enum):
     PLAYING = "playing"
     WON = "won"
     STUCK = "stuck"
+    LEFT = "left"
+    """The player started another game instead: this one is over and refuses every action."""
+
+
+class Place(Enum):
+    """Where a card can move from or to."""
+
+    TABLEAU = "tableau"
+    STOCK = "stock"
+    DISCARD = "discard"
 
 
 class Slot(Enum):
@@ -101,15 +115,46 @@ class Slot(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """Everything one action did: the page animates it and the live region says it from this alone.
+
+    For an undo, ``undone`` is the action taken back and the card moves the way back: from the
+    discard to its tableau position (``covered`` then lists the cards it turns face down again, and
+    ``peak`` the peak it refills) or to the top of the stock.
+    """
+
+    action: Action
+    undone: Action | None
+    card: Card
+    source: Place
+    target: Place
+    pos: int | None
+    """The tableau position the card left or went back to; None for the stock."""
+    revealed: tuple[int, ...]
+    """Positions turned face up by this action."""
+    covered: tuple[int, ...]
+    """Positions turned face down again (an undone play)."""
+    peak: int | None
+    """The peak this play emptied, or the peak this undo refilled."""
+    score_before: int
+    score_after: int
+    streak: int
+    """Removals in a row since the last draw, after this action."""
+    status: Status
+
+
+@dataclass(frozen=True, slots=True)
 class _Done:
     """What undo needs to take an action back."""
 
     action: Action
     score_before: int
+    streak_before: int
+    longest_before: int
 
 
 class Game:
-    """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of SPEC §1."""
+    """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of docs/rules.md §1."""
 
     def __init__(self, cards: Deal, rules: Rules, code: GameCode | None = None) -> None:
         if len(cards.tableau) != TABLEAU_SIZE:
@@ -127,6 +172,12 @@ class Game:
         self.discard: list[Card] = [cards.discard]
         self.score = scoring.START
         self.moves = 0
+        self.streak = 0
+        """Removals in a row since the last draw (undo puts it back as it was)."""
+        self.longest_streak = 0
+        """The longest streak of this game's line of play (undo takes back what it added)."""
+        self.left = False
+        """Set by :meth:`leave`; a left game refuses every action."""
         self._done: deque[_Done] = deque(maxlen=UNDO_LIMIT)
         self._log: list[Action] = []
 
@@ -163,6 +214,7 @@ class Game:
         twin = Game(self.deal, self.rules, self.code)
         twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
         twin.score, twin.moves = self.score, self.moves
+        twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
         twin._done = self._done.copy()
         twin._log = list(self._log)
         return twin
@@ -222,7 +274,7 @@ class Game:
         return [p for p in self.free_positions() if self.rules.fits(self.deal.tableau[p].rank, top)]
 
     def legal_moves(self) -> Iterator[Action]:
-        if self.is_won:
+        if self.is_over:
             return
         for pos in self.playable_positions():
             yield Action.play(pos)
@@ -234,38 +286,90 @@ class Game:
         return not self.present
 
     @property
+    def is_over(self) -> bool:
+        """Won or left: no action is accepted any more (a stuck game can still be undone)."""
+        return self.left or not self.present
+
+    @property
     def is_stuck(self) -> bool:
-        return not self.is_won and not self.stock_size and not self.playable_positions()
+        return not self.is_over and not self.stock_size and not self.playable_positions()
 
     @property
     def status(self) -> Status:
         if self.is_won:
             return Status.WON
+        if self.left:
+            return Status.LEFT
         return Status.STUCK if self.is_stuck else Status.PLAYING
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._done) and not self.is_won
+        return bool(self._done) and not self.is_over
+
+    @property
+    def can_draw(self) -> bool:
+        return bool(self.stock_size) and not self.is_over
+
+    @property
+    def leaving_counts_as_loss(self) -> bool:
+        """Leaving now for another game would count this one as lost: it is unfinished and touched.
+
+        A game left without a single move does not count at all; a won or left one already counted.
+        """
+        return not self.is_over and self.moves > 0
+
+    @property
+    def near_the_end(self) -> bool:
+        """Close enough to its end that the deal's verdict is worth preparing now."""
+        removed = TABLEAU_SIZE - self.present.bit_count()
+        return removed >= NEAR_THE_END_REMOVED or self.stock_size < NEAR_THE_END_STOCK
+
+    def leave(self) -> None:
+        """The player starts another game instead; from now on every action is refused.
+
+        Leaving is not an action of the log: the store records it beside the game. A won game is
+        over already and stays won.
+        """
+        self.left = True
 
     def describe(self, lang: str = "en") -> str:
-        """The whole board in one sentence (SPEC §7), for screen readers."""
+        """The whole board in one sentence (docs/rules.md §7), for screen readers."""
         from tripeaks.describe import describe
 
         return describe(self, lang)
 
     # Actions ------------------------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> Card | Action:
+    def act(self, action: Action | str) -> Turn:
+        """Apply any action and say everything it did; an illegal one raises IllegalMove."""
         if isinstance(action, str):
             action = Action.parse(action)
         if action.kind is ActionKind.PLAY:
             assert action.pos is not None
-            return self.play(action.pos)
-        return self.draw() if action.kind is ActionKind.DRAW else self.undo()
+            return self._play(action.pos)
+        return self._draw() if action.kind is ActionKind.DRAW else self._undo()
+
+    def apply(self, action: Action | str) -> Card | Action:
+        """As :meth:`act`, answering as :meth:`play`, :meth:`draw` or :meth:`undo` do."""
+        turn = self.act(action)
+        return turn.undone if turn.undone is not None else turn.card
 
     def play(self, pos: int) -> Card:
         """Remove the free card at ``pos`` onto the discard; returns the card."""
-        if self.is_won:
+        return self._play(pos).card
+
+    def draw(self) -> Card:
+        """Turn the stock's top card onto the discard; returns the card."""
+        return self._draw().card
+
+    def undo(self) -> Action:
+        """Take back the newest action; the move counter stays. Returns the action undone."""
+        undone = self._undo().undone
+        assert undone is not None
+        return undone
+
+    def _play(self, pos: int) -> Turn:
+        if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
         if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
             raise IllegalMove(Reason.NO_SUCH_POSITION)
@@ -276,46 +380,105 @@ class Game:
         card = self.deal.tableau[pos]
         if not self.rules.fits(card.rank, self.discard_top.rank):
             raise IllegalMove(Reason.NOT_ADJACENT)
-        self._remember(Action.play(pos))
+        before = self.score
+        action = Action.play(pos)
+        self._remember(action)
         self.present &= ~(1 << pos)
         self.discard.append(card)
         self.score = scoring.add(self.score, scoring.MOVE)
+        peak: int | None = None
         if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
+            peak = PEAK_OF[pos]
             self.score = scoring.add(self.score, scoring.PEAK_BONUS)
-        return card
+        self.streak += 1
+        self.longest_streak = max(self.longest_streak, self.streak)
+        revealed = tuple(q for q in COVERS[pos] if self.is_free(q))
+        return self._turn(
+            action, card, Place.TABLEAU, Place.DISCARD, pos, before, peak=peak, revealed=revealed
+        )
 
-    def draw(self) -> Card:
-        """Turn the stock's top card onto the discard; returns the card."""
-        if self.is_won:
+    def _draw(self) -> Turn:
+        if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
         if not self.stock_size:
             raise IllegalMove(Reason.STOCK_EMPTY)
+        before = self.score
         self._remember(DRAW)
         card = self.deal.stock[self.drawn]
         self.drawn += 1
         self.discard.append(card)
         self.score = scoring.add(self.score, scoring.MOVE)
-        return card
+        self.streak = 0
+        return self._turn(DRAW, card, Place.STOCK, Place.DISCARD, None, before)
 
-    def undo(self) -> Action:
-        """Take back the newest action; the move counter stays. Returns the action undone."""
-        if self.is_won:
+    def _undo(self) -> Turn:
+        if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
         if not self._done:
             raise IllegalMove(Reason.NOTHING_TO_UNDO)
         done = self._done.pop()
+        before = self.score
         self._log.append(UNDO)
-        self.discard.pop()
-        if done.action.kind is ActionKind.PLAY:
-            assert done.action.pos is not None
-            self.present |= 1 << done.action.pos
+        card = self.discard.pop()
+        pos = done.action.pos
+        covered: tuple[int, ...] = ()
+        peak: int | None = None
+        if pos is not None:
+            covered = tuple(q for q in COVERS[pos] if self.is_free(q))
+            if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
+                peak = PEAK_OF[pos]
+            self.present |= 1 << pos
+            target = Place.TABLEAU
         else:
             self.drawn -= 1
+            target = Place.STOCK
         self.score = done.score_before
-        return done.action
+        self.streak = done.streak_before
+        self.longest_streak = done.longest_before
+        return self._turn(
+            UNDO,
+            card,
+            Place.DISCARD,
+            target,
+            pos,
+            before,
+            peak=peak,
+            covered=covered,
+            undone=done.action,
+        )
+
+    def _turn(
+        self,
+        action: Action,
+        card: Card,
+        source: Place,
+        target: Place,
+        pos: int | None,
+        score_before: int,
+        *,
+        peak: int | None = None,
+        revealed: tuple[int, ...] = (),
+        covered: tuple[int, ...] = (),
+        undone: Action | None = None,
+    ) -> Turn:
+        return Turn(
+            action=action,
+            undone=undone,
+            card=card,
+            source=source,
+            target=target,
+            pos=pos,
+            revealed=revealed,
+            covered=covered,
+            peak=peak,
+            score_before=score_before,
+            score_after=self.score,
+            streak=self.streak,
+            status=self.status,
+        )
 
     def _remember(self, action: Action) -> None:
-        self._done.append(_Done(action, self.score))
+        self._done.append(_Done(action, self.score, self.streak, self.longest_streak))
         self._log.append(action)
         self.moves += 1
 

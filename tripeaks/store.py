@@ -1,10 +1,14 @@
 """Persistence in SQLite: a game is its code plus its ordered actions, committed before any reply.
 
 The database is the truth; live :class:`Game` objects are only a cache so that a request does not
-replay a game from its first action. A change is first *staged* (applied in memory, its SQL queued)
-and then *flushed*: every change staged meanwhile goes into one transaction with one durable commit
-(group commit), and nobody is answered before the commit that holds their change. A crash leaves
-each change either wholly in the database or not at all.
+replay a game from its first action. The store alone applies actions: :meth:`Store.stage_apply`
+asks the engine, stages the action's SQL and hands back the engine's :class:`Turn`, a snapshot of
+the game after it, and the change's own completion. :meth:`Store.flush` puts every change staged
+meanwhile into one transaction with one durable commit (group commit) and then resolves, or fails,
+exactly the completions of that batch; nobody is answered before the commit that holds their
+change. A failed commit changes nothing a later commit could build on: the games it touched are
+dropped from memory (they are replayed from the database when next asked for), together with every
+later change that stood on them.
 """
 
 from __future__ import annotations
@@ -15,14 +19,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from tripeaks.codes import GameCode
-from tripeaks.game import Action, Game, Status
-
-T = TypeVar("T")
+from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
@@ -60,18 +62,48 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_player ON results (player, seq);
 """
+"""``games.version`` is the length of the log (kept to check a replay); ``settled`` is set once the
+game is over: won, or left for another game (``status`` then says which)."""
 
 
 class UnknownGame(LookupError):
     """No game with this id belongs to this player (another player's game looks the same)."""
 
 
-class StaleVersion(Exception):
-    """The action was sent against an older version of the game."""
+class Refused(Exception):
+    """The store applied nothing; ``game`` is a snapshot of the game as it stands."""
 
-    def __init__(self, record: Record) -> None:
-        super().__init__(f"game is at version {record.version}")
-        self.record = record
+    reason = "refused"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(self.reason)
+        self.game = game
+
+
+class StaleVersion(Refused):
+    """The action was sent against another version of the game (another tab moved first)."""
+
+    reason = "stale"
+
+
+class RequestIdReused(Refused):
+    """This request id was already used on this game for a different action or version."""
+
+    reason = "request_id_reused"
+
+
+class ActionRefused(Refused):
+    """The engine refused the action; ``refusal`` says why."""
+
+    def __init__(self, game: Game, refusal: IllegalMove) -> None:
+        self.reason = refusal.reason.name.lower()
+        super().__init__(game)
+        self.refusal = refusal
+
+
+class Unavailable(Exception):
+    """The database cannot take the change now (full disk, read-only, I/O error); nothing was lost
+    that had been acknowledged, and the same request can be sent again."""
 
 
 @dataclass(slots=True)
@@ -81,7 +113,6 @@ class Record:
     id: str
     player: str
     game: Game
-    version: int
     unsaved: int = 0
     """Staged changes not yet committed; such a game is never dropped from the cache."""
 
@@ -100,6 +131,43 @@ Write = Callable[[sqlite3.Connection], object]
 """A staged change: the SQL to run inside the next commit's transaction."""
 
 
+@dataclass(eq=False, slots=True)
+class Change:
+    """One staged change: its SQL, the games it touched, and its own completion."""
+
+    write: Write
+    records: tuple[Record, ...]
+    done: Future[None] = field(default_factory=Future)
+    request: tuple[str, str] | None = None
+    """(game id, request id) of an action sent with a request id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """An action the store took: what the engine said it did, the game after it, its completion."""
+
+    turn: Turn
+    game: Game
+    """A snapshot: nobody else changes it, so a reply can be shaped from it outside any lock."""
+    done: Future[None]
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    id: str
+    game: Game
+    done: Future[None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """An action staged with a request id, not yet committed."""
+
+    seq: int
+    action: Action
+    done: Future[None]
+
+
 def new_id() -> str:
     """An unguessable id: 192 random bits."""
     return secrets.token_urlsafe(24)
@@ -114,12 +182,18 @@ def _connect(path: Path) -> sqlite3.Connection:
     return db
 
 
+def _completed() -> Future[None]:
+    done: Future[None] = Future()
+    done.set_result(None)
+    return done
+
+
 class Store:
     """Games and results of every player in one SQLite file (WAL, durable commits).
 
-    ``stage_*`` methods change the game in memory and return a ticket; ``flush`` commits every
-    staged change and returns the last ticket it made durable. ``create``, ``apply`` and
-    ``reset_results`` do both at once.
+    ``stage_*`` methods change the game in memory, stage the SQL and return the change's
+    completion; ``flush`` commits everything staged and resolves those completions. ``create``,
+    ``apply`` and ``reset_results`` do both at once (for the command line and tests).
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -133,10 +207,8 @@ class Store:
         self._flushing = threading.Lock()
         """One commit at a time, on the writer connection."""
         self._cache: OrderedDict[str, Record] = OrderedDict()
-        self._staged: list[tuple[Write, Record | None]] = []
-        self._staged_requests: dict[tuple[str, str], tuple[int, int]] = {}
-        self._ticket = 1
-        """The ticket of the commit now being filled."""
+        self._staged: list[Change] = []
+        self._seen: dict[tuple[str, str], _Seen] = {}
 
     def close(self) -> None:
         with self._flushing, self._lock:
@@ -145,23 +217,32 @@ class Store:
 
     # Changes -------------------------------------------------------------------------------
 
-    def stage_create(self, player: str, code: GameCode) -> tuple[Record, int]:
-        """A new game; the player's unfinished games are settled first (abandoned means lost)."""
+    def stage_create(self, player: str, code: GameCode) -> Created:
+        """A new game; the player's unfinished games are left first (a touched one counts lost)."""
         game = Game.new(code)
-        record = Record(new_id(), player, game, 0)
+        game_id = new_id()
         created = time.time()
-
-        def write(db: sqlite3.Connection) -> None:
-            _settle_unfinished(db, player)
-            db.execute(
-                "INSERT INTO games (id, player, code, created_at, score, status)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (record.id, player, str(code), created, game.score, game.status.value),
-            )
-
         with self._lock:
+            leaving = self._leave_unfinished(player)
+            record = Record(game_id, player, game)
+
+            def write(db: sqlite3.Connection) -> None:
+                for left, score, counted in leaving:
+                    db.execute(
+                        "UPDATE games SET settled = 1, status = ? WHERE id = ?",
+                        (Status.LEFT.value, left.id),
+                    )
+                    if counted:
+                        _count(db, player, left.id, str(left.game.code), score, "lost")
+                db.execute(
+                    "INSERT INTO games (id, player, code, created_at, score, status)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, player, str(code), created, game.score, game.status.value),
+                )
+
             self._remember(record)
-            return record, self._stage(write, record)
+            change = self._stage(write, (record, *(left for left, _s, _c in leaving)))
+            return Created(game_id, game.copy(), change.done)
 
     def stage_apply(
         self,
@@ -169,38 +250,31 @@ class Store:
         player: str | None,
         action: Action,
         version: int,
-        perform: Callable[[Game, Action], T],
         request_id: str | None = None,
-    ) -> tuple[T, int]:
-        """``perform(game, action)`` through the engine and stage the action for the log.
+    ) -> Applied:
+        """Apply ``action`` to the player's game at ``version`` and stage it for the log.
 
-        A known ``request_id`` performs its logged action again on a copy of the game as it was
-        then, and changes nothing. An old ``version`` raises StaleVersion; a refusal by the
-        engine propagates and nothing is staged. What ``perform`` returns is the reply.
+        A request id seen before on this game with the same action and version answers that
+        action's turn again and changes nothing (a retry after a lost reply); with another action
+        or version it is RequestIdReused. Another version is StaleVersion, a refusal by the
+        engine ActionRefused; each carries the game as it stands, and nothing is staged.
         """
         with self._lock:
             record = self._load(game_id, player)
-            if request_id is not None:
-                seen = self._staged_requests.get((game_id, request_id))
-                if seen is None:
-                    row = self._reader.execute(
-                        "SELECT seq FROM actions WHERE game = ? AND request_id = ?",
-                        (game_id, request_id),
-                    ).fetchone()
-                    seen = None if row is None else (row[0], 0)
-                if seen is not None:
-                    seq, ticket = seen
-                    before, logged = self._as_of(record, seq)
-                    return perform(before, logged), ticket
-            if version != record.version:
-                raise StaleVersion(record)
             game = record.game
-            reply = perform(game, action)
-            if game.actions[record.version :] != (action,):
-                self._drop(record)
-                raise RuntimeError(f"perform did not apply exactly {action}")
-            seq = record.version
-            record.version += 1
+            if request_id is not None:
+                seen = self._request(game_id, request_id)
+                if seen is not None:
+                    if seen.action != action or seen.seq != version:
+                        raise RequestIdReused(game.copy())
+                    return self._again(record, seen)
+            if version != len(game.actions):
+                raise StaleVersion(game.copy())
+            try:
+                turn = game.act(action)
+            except IllegalMove as refusal:
+                raise ActionRefused(game.copy(), refusal) from None
+            seq = version
             row = (seq + 1, game.moves, game.score, game.status.value, game_id)
             won = game.status is Status.WON
 
@@ -217,59 +291,52 @@ class Store:
                     db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
                     _count(db, record.player, game_id, str(game.code), row[2], "won")
 
-            ticket = self._stage(write, record)
+            change = self._stage(write, (record,))
             if request_id is not None:
-                self._staged_requests[(game_id, request_id)] = (seq, ticket)
-            return reply, ticket
+                change.request = (game_id, request_id)
+                self._seen[change.request] = _Seen(seq, action, change.done)
+            return Applied(turn, game.copy(), change.done)
 
-    def stage_reset(self, player: str) -> int:
+    def stage_reset(self, player: str) -> Future[None]:
         """Forget the player's counted games."""
         with self._lock:
             return self._stage(
-                lambda db: db.execute("DELETE FROM results WHERE player = ?", (player,)), None
-            )
+                lambda db: db.execute("DELETE FROM results WHERE player = ?", (player,)), ()
+            ).done
 
-    def flush(self) -> int:
-        """Commit everything staged in one transaction; returns the last ticket now durable.
+    def flush(self) -> list[Change]:
+        """Commit everything staged in one transaction and settle each change's completion.
 
-        If the commit fails, every staged change is dropped from memory too (the games are
-        replayed from the database when next asked for) and the error propagates.
+        If the commit fails, the batch's changes fail with the error (``Unavailable`` for a
+        database that cannot take writes now), and so does every change staged since on the same
+        games; those games are dropped from memory. Other staged changes stay for the next flush.
+        Returns the changes settled, done or failed.
         """
         with self._flushing:
             with self._lock:
                 batch, self._staged = self._staged, []
-                done = self._ticket - 1 if not batch else self._ticket
-                if batch:
-                    self._ticket += 1
             if not batch:
-                return done
+                return []
             try:
                 self._writer.execute("BEGIN IMMEDIATE")
-                for write, _record in batch:
-                    write(self._writer)
+                for change in batch:
+                    change.write(self._writer)
                 self._writer.execute("COMMIT")
-            except BaseException:
-                if self._writer.in_transaction:
-                    self._writer.execute("ROLLBACK")
-                with self._lock:
-                    for lost in [r for r in self._cache.values() if r.unsaved]:
-                        self._drop(lost)
-                    self._staged.clear()
-                    self._staged_requests.clear()
-                raise
+            except Exception as error:
+                return self._failed(batch, error)
             with self._lock:
-                for _write, saved in batch:
-                    if saved is not None:
-                        saved.unsaved -= 1
-                self._staged_requests = {
-                    key: seen for key, seen in self._staged_requests.items() if seen[1] > done
-                }
-            return done
+                for change in batch:
+                    for record in change.records:
+                        record.unsaved -= 1
+                    self._forget_request(change)
+            for change in batch:
+                change.done.set_result(None)
+            return batch
 
-    def create(self, player: str, code: GameCode) -> Record:
-        record, _ticket = self.stage_create(player, code)
-        self.flush()
-        return record
+    def create(self, player: str, code: GameCode) -> Created:
+        created = self.stage_create(player, code)
+        self._flush_for(created.done)
+        return created
 
     def apply(
         self,
@@ -277,24 +344,22 @@ class Store:
         player: str | None,
         action: Action,
         version: int,
-        perform: Callable[[Game, Action], T],
         request_id: str | None = None,
-    ) -> T:
+    ) -> Applied:
         """stage_apply and flush: the action is durable when this returns."""
-        reply, _ticket = self.stage_apply(game_id, player, action, version, perform, request_id)
-        self.flush()
-        return reply
+        applied = self.stage_apply(game_id, player, action, version, request_id)
+        self._flush_for(applied.done)
+        return applied
 
     def reset_results(self, player: str) -> None:
-        self.stage_reset(player)
-        self.flush()
+        self._flush_for(self.stage_reset(player))
 
     # Reading -------------------------------------------------------------------------------
 
-    def view(self, game_id: str, player: str | None, read: Callable[[Game], T]) -> T:
-        """``read`` the player's game under the lock, so it never sees a half-made change."""
+    def game(self, game_id: str, player: str | None) -> Game:
+        """A snapshot of the player's game as it stands (staged changes included)."""
         with self._lock:
-            return read(self._load(game_id, player).game)
+            return self._load(game_id, player).game.copy()
 
     def actions(self, game_id: str) -> list[Action]:
         """The committed log of a game, oldest first."""
@@ -313,25 +378,102 @@ class Store:
 
     # Inside the lock -----------------------------------------------------------------------
 
-    def _stage(self, write: Write, record: Record | None) -> int:
-        self._staged.append((write, record))
-        if record is not None:
+    def _stage(self, write: Write, records: tuple[Record, ...]) -> Change:
+        change = Change(write, records)
+        self._staged.append(change)
+        for record in records:
             record.unsaved += 1
-        return self._ticket
+        return change
+
+    def _flush_for(self, done: Future[None]) -> None:
+        """Flush until ``done`` is settled (another thread's flush may have taken it); raise its error."""
+        while not done.done():
+            self.flush()
+        done.result()
+
+    def _failed(self, batch: list[Change], error: Exception) -> list[Change]:
+        """Undo a failed commit in memory: fail the batch and whatever stood on its games."""
+        if self._writer.in_transaction:
+            self._writer.execute("ROLLBACK")
+        failure: Exception = Unavailable(str(error)) if _unavailable(error) else error
+        with self._lock:
+            failed = list(batch)
+            touched = {record.id for change in batch for record in change.records}
+            kept: list[Change] = []
+            for change in self._staged:  # in staging order, so a chain fails whole
+                if any(record.id in touched for record in change.records):
+                    failed.append(change)
+                    touched.update(record.id for record in change.records)
+                else:
+                    kept.append(change)
+            self._staged = kept
+            for change in failed:
+                self._forget_request(change)
+                for record in change.records:
+                    record.unsaved -= 1
+            for game_id in touched:
+                self._cache.pop(game_id, None)
+        for change in failed:
+            change.done.set_exception(failure)
+        return failed
+
+    def _forget_request(self, change: Change) -> None:
+        if change.request is not None:
+            seen = self._seen.get(change.request)
+            if seen is not None and seen.done is change.done:
+                del self._seen[change.request]
+
+    def _request(self, game_id: str, request_id: str) -> _Seen | None:
+        """The action this request id was used for on this game, staged or committed."""
+        seen = self._seen.get((game_id, request_id))
+        if seen is not None:
+            return seen
+        row = self._reader.execute(
+            "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?",
+            (game_id, request_id),
+        ).fetchone()
+        return None if row is None else _Seen(row[0], Action.parse(row[1]), _completed())
+
+    @staticmethod
+    def _again(record: Record, seen: _Seen) -> Applied:
+        """The turn of an action already applied, from the game as it was just before it."""
+        code = record.game.code
+        assert code is not None
+        log = record.game.actions
+        before = Game.replay(code, log[: seen.seq])
+        return Applied(before.act(log[seen.seq]), before, seen.done)
+
+    def _leave_unfinished(self, player: str) -> list[tuple[Record, int, bool]]:
+        """Leave every game of the player that is not over: (record, its score, counts as lost)."""
+        ids = {r.id for r in self._cache.values() if r.player == player and not r.game.is_over}
+        rows = self._reader.execute(
+            "SELECT id FROM games WHERE player = ? AND settled = 0", (player,)
+        ).fetchall()
+        ids.update(game_id for (game_id,) in rows)
+        leaving: list[tuple[Record, int, bool]] = []
+        for game_id in sorted(ids):
+            record = self._load(game_id, player)
+            if record.game.is_over:  # won (its own change settles it) or left already
+                continue
+            leaving.append((record, record.game.score, record.game.leaving_counts_as_loss))
+            record.game.leave()
+        return leaving
 
     def _load(self, game_id: str, player: str | None) -> Record:
         record = self._cache.get(game_id)
         if record is None:
             row = self._reader.execute(
-                "SELECT player, code, version FROM games WHERE id = ?", (game_id,)
+                "SELECT player, code, version, settled FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise UnknownGame(game_id)
-            owner, code, version = row
+            owner, code, version, settled = row
             game = Game.replay(code, self._actions(game_id))
             if len(game.actions) != version:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
-            record = Record(game_id, owner, game, version)
+            if settled:  # won, or left for another game: over either way
+                game.leave()
+            record = Record(game_id, owner, game)
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -345,14 +487,6 @@ class Store:
         ).fetchall()
         return [Action.parse(text) for (text,) in rows]
 
-    @staticmethod
-    def _as_of(record: Record, seq: int) -> tuple[Game, Action]:
-        """The game just before its action number ``seq``, and that action (memory holds all)."""
-        log = record.game.actions
-        code = record.game.code
-        assert code is not None
-        return Game.replay(code, log[:seq]), log[seq]
-
     def _remember(self, record: Record) -> None:
         self._cache[record.id] = record
         self._cache.move_to_end(record.id)
@@ -362,20 +496,10 @@ class Store:
                     break
                 del self._cache[old.id]
 
-    def _drop(self, record: Record) -> None:
-        self._cache.pop(record.id, None)
 
-
-def _settle_unfinished(db: sqlite3.Connection, player: str) -> None:
-    """Every game the player leaves is settled; one with moves counts as lost."""
-    rows = db.execute(
-        "SELECT id, code, moves, score, status FROM games WHERE player = ? AND settled = 0",
-        (player,),
-    ).fetchall()
-    for game_id, code, moves, score, status in rows:
-        db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
-        if moves and status != Status.WON.value:
-            _count(db, player, game_id, code, score, "lost")
+def _unavailable(error: BaseException) -> bool:
+    """A database that cannot take writes now (full, read-only, locked, I/O), not a bug of ours."""
+    return isinstance(error, sqlite3.OperationalError | OSError)
 
 
 def _count(

@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from concurrent.futures import Future
 
-from tripeaks.store import Store
+from tripeaks.store import Change, Store
 
-_Waiter = tuple[int, asyncio.Future[None]]
+_Waiter = tuple[Future[None], asyncio.Future[None]]
 
 
 class Committer:
@@ -23,23 +24,22 @@ class Committer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.durable = 0
-        """The last ticket known to be committed."""
         self._lock = threading.Lock()
-        """Guards the waiters, ``durable`` and the thread's state."""
+        """Guards the waiters and the thread's state."""
         self._waiters: list[_Waiter] = []
         self._thread: threading.Thread | None = None
         self._wanted = False
         """A flush was asked for since the commit thread last started one."""
         self._wake = threading.Condition(self._lock)
 
-    async def durable_after(self, ticket: int) -> None:
-        """Return once the change with this ticket is committed; raise if its commit failed."""
+    async def durable(self, change: Future[None]) -> None:
+        """Return once this staged change is committed; raise its error if its commit failed."""
         waiter = asyncio.get_running_loop().create_future()
         with self._lock:
-            if ticket <= self.durable:
+            if change.done():
+                change.result()
                 return
-            self._waiters.append((ticket, waiter))
+            self._waiters.append((change, waiter))
             self._wanted = True
             if self._thread is None:
                 self._thread = threading.Thread(
@@ -60,12 +60,7 @@ class Committer:
                     if not self._wanted:
                         return
                     self._wanted = False
-                try:
-                    done = self.store.flush()
-                except Exception as failure:
-                    self._settle(None, failure)
-                else:
-                    self._settle(done, None)
+                self._settle(self.store.flush())
         finally:
             with self._lock:
                 self._thread = None
@@ -75,28 +70,29 @@ class Committer:
                     )
                     self._thread.start()
 
-    def _settle(self, done: int | None, failure: Exception | None) -> None:
-        """Wake the waiters whose change is now durable (or, on failure, every waiter)."""
-        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    def _settle(self, settled: list[Change]) -> None:
+        """Wake the waiters of the changes this flush settled, one call per event loop."""
+        if not settled:
+            return
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Waiter]] = {}
         with self._lock:
-            if done is not None:
-                self.durable = max(self.durable, done)
             still: list[_Waiter] = []
-            for ticket, waiter in self._waiters:
-                if failure is None and ticket > self.durable:
-                    still.append((ticket, waiter))
+            for change, waiter in self._waiters:
+                if change.done():
+                    by_loop.setdefault(waiter.get_loop(), []).append((change, waiter))
                 else:
-                    by_loop.setdefault(waiter.get_loop(), []).append(waiter)
+                    still.append((change, waiter))
             self._waiters = still
         for loop, waiters in by_loop.items():
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody left to tell
-                loop.call_soon_threadsafe(_resolve, waiters, failure)
+                loop.call_soon_threadsafe(_resolve, waiters)
 
 
-def _resolve(waiters: list[asyncio.Future[None]], failure: Exception | None) -> None:
-    for waiter in waiters:
+def _resolve(waiters: list[_Waiter]) -> None:
+    for change, waiter in waiters:
         if waiter.done():  # the request was cancelled (client gone): nobody to tell
             continue
+        failure = change.exception()
         if failure is None:
             waiter.set_result(None)
         else:

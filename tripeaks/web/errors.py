@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -11,10 +12,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from tripeaks.store import Unavailable
 from tripeaks.web.models import ErrorDetail, ErrorOut, GameState
 
 MAX_BODY = 16 * 1024
 """Requests are a few dozen bytes; anything over this is refused before it is read further."""
+RETRY_AFTER = 2
+"""Seconds the page waits before it sends a change again that the database could not take."""
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +93,16 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, "server_error", _("error.server"))
 
 
+async def _on_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """A full disk, a read-only or locked database: nothing was applied, the same request may come
+    again (with the same request id it is applied once)."""
+    log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
+    message = translator(request_language(request))("error.unavailable")
+    response = error_response(503, "unavailable", message)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(
@@ -101,6 +115,8 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(Unavailable, _on_unavailable)
+    app.add_exception_handler(sqlite3.OperationalError, _on_unavailable)
     app.add_exception_handler(Exception, _on_unexpected)
     app.add_middleware(BodyLimit)
 

@@ -10,8 +10,9 @@ Lang = Literal["en", "fi", "ca"]
 RulesName = Literal["easy", "classic"]
 SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
 SlotName = Literal["face_down", "face_up", "removed"]
-StatusName = Literal["playing", "won", "stuck"]
+StatusName = Literal["playing", "won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
+PlaceName = Literal["tableau", "stock", "discard"]
 
 REQUEST_ID_MAX = 128
 
@@ -31,15 +32,34 @@ class SlotOut(BaseModel):
 
 
 class LastOut(BaseModel):
+    """The engine's Turn of the action just applied: the page animates and announces it as is."""
+
     kind: KindName
-    card: CardOut | None
+    undone: Literal["play", "draw"] | None = None
+    """For an undo: the kind of action taken back."""
+    card: CardOut
+    source: PlaceName = Field(serialization_alias="from")
+    target: PlaceName = Field(serialization_alias="to")
     pos: int | None
+    """The tableau position the card left (play) or went back to (undone play)."""
+    revealed: list[int]
+    """Positions this action turned face up."""
+    covered: list[int]
+    """Positions turned face down again by undoing a play."""
+    peak: int | None
+    """The peak (0-2) a play emptied, or an undo refilled."""
+    score_before: int
+    score_after: int
+    streak: int
+    status: StatusName
     announcement: str
 
 
 class ResultOut(BaseModel):
     winnable: bool
     best_score: int | None
+    best_reached: bool | None = None
+    """Won with the deal's best score; null unless the game is won and the best score is known."""
 
 
 class GameState(BaseModel):
@@ -53,6 +73,14 @@ class GameState(BaseModel):
     score: int = Field(ge=0)
     moves: int = Field(ge=0)
     can_undo: bool
+    can_draw: bool
+    playable: list[int]
+    """Positions whose card can be played now (empty once the game is over)."""
+    streak: int = Field(ge=0)
+    """Removals in a row since the last draw."""
+    longest_streak: int = Field(ge=0)
+    leaving_counts_as_loss: bool
+    """Starting another game now would count this one as lost."""
     stock_size: int = Field(ge=0)
     stock_label: str
     discard: CardOut
@@ -60,6 +88,19 @@ class GameState(BaseModel):
     description: str
     last: LastOut | None = None
     result: ResultOut | None = None
+
+
+class ScoringOut(BaseModel):
+    event: Literal["remove", "draw", "peak"]
+    points: int
+
+
+class RulesOut(BaseModel):
+    """The numbers of the game the page shows in its help (docs/rules.md §3 and §4)."""
+
+    start: int
+    scoring: list[ScoringOut]
+    undo_limit: int
 
 
 class ErrorDetail(BaseModel):

@@ -6,11 +6,10 @@ from functools import cache
 
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
-from tripeaks.game import Game, Slot, Status
+from tripeaks.game import ActionKind, Game, Slot, Status, Turn
 from tripeaks.i18n import translator
 from tripeaks.layout import POSITIONS
 from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
-from tripeaks.web.turns import Turn
 
 
 @cache
@@ -59,23 +58,38 @@ def game_state(
     result: ResultOut | None = None,
 ) -> GameState:
     """The state the page draws; ``version`` is the length of the game's log."""
+    status = game.status
     return GameState(
         id=game_id,
         code=str(game.code),
         rules=game.rules.name.lower(),  # type: ignore[arg-type]
         version=len(game.actions),
-        status=game.status.value,
+        status=status.value,
         score=game.score,
         moves=game.moves,
         can_undo=game.can_undo,
+        can_draw=game.can_draw,
+        playable=[] if game.is_over else game.playable_positions(),
+        streak=game.streak,
+        longest_streak=game.longest_streak,
+        leaving_counts_as_loss=game.leaving_counts_as_loss,
         stock_size=game.stock_size,
         stock_label=_stock_label(lang, game.stock_size),
         discard=card_out(game.discard_top, lang),
         tableau=_tableau(game, lang),
         description=game.describe(lang),
         last=last_out(game, turn, lang) if turn else None,
-        result=result if game.status is not Status.PLAYING else None,
+        result=_with_best(result, game) if status is not Status.PLAYING else None,
     )
+
+
+def _with_best(result: ResultOut | None, game: Game) -> ResultOut | None:
+    """The verdict with whether this game reached the deal's best score (the page compares nothing)."""
+    if result is None:
+        return None
+    reached = game.is_won and result.best_score is not None and game.score >= result.best_score
+    best = reached if game.is_won and result.best_score is not None else None
+    return ResultOut(winnable=result.winnable, best_score=result.best_score, best_reached=best)
 
 
 def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
@@ -86,13 +100,24 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
     if turn.revealed:
         cards = ", ".join(card_name(game.deal.tableau[p], lang) for p in turn.revealed)
         sentences.append(_.plural("announce.revealed", len(turn.revealed), cards=cards))
-    if game.status is Status.WON:
-        sentences.append(_("announce.won", score=game.score))
-    elif game.status is Status.STUCK:
+    if turn.status is Status.WON:
+        sentences.append(_("announce.won", score=turn.score_after))
+    elif turn.status is Status.STUCK:
         sentences.append(_("announce.stuck"))
+    undone = turn.undone.kind if turn.undone is not None else None
     return LastOut(
         kind=turn.action.kind.value,
+        undone=None if undone is None else ("play" if undone is ActionKind.PLAY else "draw"),
         card=card_out(turn.card, lang),
+        source=turn.source.value,
+        target=turn.target.value,
         pos=turn.pos,
+        revealed=list(turn.revealed),
+        covered=list(turn.covered),
+        peak=turn.peak,
+        score_before=turn.score_before,
+        score_after=turn.score_after,
+        streak=turn.streak,
+        status=turn.status.value,
         announcement=" ".join(sentences),
     )

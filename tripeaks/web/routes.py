@@ -1,0 +1,437 @@
+"""The routes of docs/api.md: each asks the store or the solver and shapes the reply with view.py.
+
+An action goes one straight way: the page posts an intent, the route hands it to the store, the
+store has the engine apply it and stages it, the route waits for the commit that holds it and sends
+the state and the engine's Turn back. Rules live in the engine, storage in the store, words in the
+catalogs; what a route knows is which of those to call.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+
+from tripeaks import score as scoring
+from tripeaks import stats as statistics
+from tripeaks.codes import GameCode, InvalidCode
+from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
+from tripeaks.i18n import messages, translator
+from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.rules import Rules
+from tripeaks.store import ActionRefused, Refused, Store, UnknownGame, new_id
+from tripeaks.web import errors
+from tripeaks.web.committer import Committer
+from tripeaks.web.errors import ApiError
+from tripeaks.web.models import (
+    ActionIn,
+    CatalogOut,
+    ErrorOut,
+    GameState,
+    HintAction,
+    HintOut,
+    Lang,
+    LayoutOut,
+    NewGameIn,
+    PlayIn,
+    PositionOut,
+    RecentOut,
+    RulesOut,
+    ScoringOut,
+    StatsOut,
+    StatsPage,
+)
+from tripeaks.web.solving import Solvers
+from tripeaks.web.view import game_state
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "tripeaks_player"
+COOKIE_AGE = 10 * 365 * 24 * 3600
+_PLAYER_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+PREVIEW_MAX_ACTIONS = 1000
+
+router = APIRouter()
+
+# What a route is handed ------------------------------------------------------------------------
+
+
+async def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+async def _committer(request: Request) -> Committer:
+    committer: Committer = request.app.state.committer
+    return committer
+
+
+async def _solvers(request: Request) -> Solvers:
+    solvers: Solvers = request.app.state.solvers
+    return solvers
+
+
+async def _player(request: Request) -> str | None:
+    """The anonymous player id of the cookie, if it looks like one we issued."""
+    value = request.cookies.get(COOKIE)
+    return value if value and _PLAYER_RE.fullmatch(value) else None
+
+
+StoreDep = Annotated[Store, Depends(_store)]
+CommitterDep = Annotated[Committer, Depends(_committer)]
+SolversDep = Annotated[Solvers, Depends(_solvers)]
+PlayerDep = Annotated[str | None, Depends(_player)]
+LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorOut, "description": "body over 16 KB"},
+    422: {"model": ErrorOut, "description": "refused: bad request or by the rules"},
+    503: {"model": ErrorOut, "description": "the database cannot take the change now; retry"},
+}
+_GAME_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS,
+    404: {"model": ErrorOut, "description": "no such game for this player"},
+}
+_ACTION_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_GAME_ERRORS,
+    409: {
+        "model": ErrorOut,
+        "description": "stale version, game over or a reused request id; carries the state",
+    },
+}
+
+# Replies -------------------------------------------------------------------------------------
+
+
+def _json(model: BaseModel, status: int = 200) -> Response:
+    """Serialize once; FastAPI would otherwise validate the finished model a second time."""
+    body = model.model_dump_json(by_alias=True)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _json_bytes(content: bytes) -> Response:
+    return Response(content, media_type="application/json")
+
+
+def _unknown_game(lang: str) -> ApiError:
+    return ApiError(404, "unknown_game", translator(lang)("error.unknown_game"))
+
+
+def _state(solvers: Solvers, game: Game, game_id: str, lang: str, **extra: Any) -> GameState:
+    """The player's state of a game, with the deal's verdict once over (asked for near the end)."""
+    result = None
+    if game.is_over or game.is_stuck:
+        result = solvers.deal_result(_code(game))
+    elif game.near_the_end:
+        solvers.deal_result(_code(game))  # start the search now; nobody waits for it
+    return game_state(game, lang, game_id=game_id, result=result, **extra)
+
+
+def _code(game: Game) -> GameCode:
+    assert game.code is not None
+    return game.code
+
+
+_CONFLICTS = frozenset({"stale", "request_id_reused", "game_over"})
+"""Refusals that say the game moved on (another tab, an old request): 409 with the state."""
+
+
+def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> ApiError:
+    _ = translator(lang)
+    if isinstance(refused, ActionRefused):
+        message = refused.refusal.message(lang)
+    else:
+        message = _(f"error.{refused.reason}")
+    state = _state(solvers, refused.game, game_id, lang)
+    return ApiError(409 if refused.reason in _CONFLICTS else 422, refused.reason, message, state)
+
+
+async def _act(
+    store: Store,
+    committer: Committer,
+    solvers: Solvers,
+    player: str | None,
+    game_id: str,
+    action: Action,
+    body: ActionIn | PlayIn,
+    lang: str,
+) -> Response:
+    """The one way an action goes: store (engine inside), the commit, the reply."""
+    try:
+        applied = store.stage_apply(game_id, player, action, body.version, body.request_id)
+    except UnknownGame:
+        raise _unknown_game(lang) from None
+    except Refused as refused:
+        raise _refusal(refused, solvers, game_id, lang) from None
+    await committer.durable(applied.done)
+    return _json(_state(solvers, applied.game, game_id, lang, turn=applied.turn))
+
+
+# Routes --------------------------------------------------------------------------------------
+
+
+@router.get("/", include_in_schema=False, response_model=None)
+async def index(request: Request) -> FileResponse | JSONResponse:
+    page = STATIC / "index.html"
+    if not page.is_file():
+        lang = errors.request_language(request)
+        return errors.error_response(404, "no_page", translator(lang)("error.no_page"))
+    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/layout", response_model=LayoutOut)
+async def layout() -> Response:
+    return _json_bytes(_LAYOUT_JSON)
+
+
+@router.get("/api/rules", response_model=RulesOut)
+async def rules() -> Response:
+    return _json_bytes(_RULES_JSON)
+
+
+@router.get("/api/i18n/{lang}", response_model=CatalogOut, responses={422: {"model": ErrorOut}})
+async def catalog(lang: Lang) -> Response:
+    return _json_bytes(_catalog_json(lang))
+
+
+@router.post("/api/games", status_code=201, response_model=GameState, responses=_ERRORS)
+async def new_game(
+    store: StoreDep,
+    committer: CommitterDep,
+    solvers: SolversDep,
+    player: PlayerDep,
+    body: NewGameIn | None = None,
+    lang: LangQuery = "en",
+) -> Response:
+    body = body or NewGameIn()
+    rules = Rules[body.rules.upper()]
+    if body.code is not None and body.code.strip():
+        try:
+            code = GameCode.parse(body.code)
+        except InvalidCode:
+            raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    elif body.winnable_only:
+        found = await run_in_threadpool(solvers.winnable_code, rules)
+        code = found or GameCode.random(rules)
+    else:
+        code = GameCode.random(rules)
+    fresh = player is None
+    if player is None:
+        player = new_id()
+    created = store.stage_create(player, code)
+    await committer.durable(created.done)
+    response = _json(game_state(created.game, lang, game_id=created.id), 201)
+    if fresh:
+        response.set_cookie(COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict")
+    return response
+
+
+@router.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
+async def read_game(
+    store: StoreDep, solvers: SolversDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
+) -> Response:
+    try:
+        game = store.game(game_id, player)
+    except UnknownGame:
+        raise _unknown_game(lang) from None
+    return _json(_state(solvers, game, game_id, lang))
+
+
+@router.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
+async def play(
+    store: StoreDep,
+    committer: CommitterDep,
+    solvers: SolversDep,
+    player: PlayerDep,
+    game_id: str,
+    body: PlayIn,
+    lang: LangQuery = "en",
+) -> Response:
+    action = Action.play(body.pos)
+    return await _act(store, committer, solvers, player, game_id, action, body, lang)
+
+
+@router.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
+async def draw(
+    store: StoreDep,
+    committer: CommitterDep,
+    solvers: SolversDep,
+    player: PlayerDep,
+    game_id: str,
+    body: ActionIn,
+    lang: LangQuery = "en",
+) -> Response:
+    return await _act(store, committer, solvers, player, game_id, DRAW, body, lang)
+
+
+@router.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
+async def undo(
+    store: StoreDep,
+    committer: CommitterDep,
+    solvers: SolversDep,
+    player: PlayerDep,
+    game_id: str,
+    body: ActionIn,
+    lang: LangQuery = "en",
+) -> Response:
+    return await _act(store, committer, solvers, player, game_id, UNDO, body, lang)
+
+
+@router.get(
+    "/api/games/{game_id}/hint",
+    responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no answer in time"}},
+)
+async def hint(
+    store: StoreDep, solvers: SolversDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
+) -> HintOut:
+    _ = translator(lang)
+    try:
+        game = store.game(game_id, player)
+    except UnknownGame:
+        raise _unknown_game(lang) from None
+    if game.is_won:
+        return HintOut(winnable=True, action=None, message=_("hint.won"))
+    if game.is_over:
+        return HintOut(winnable=False, action=None, message=_("hint.lost"))
+    answer = await solvers.hint(game)
+    if answer is None:
+        raise ApiError(503, "unavailable", _("hint.unavailable"))
+    winnable, action = answer
+    return _hint_out(game, winnable, action, lang)
+
+
+@router.get("/api/preview", responses=_ERRORS)
+async def preview(
+    solvers: SolversDep,
+    code: Annotated[str, Query(max_length=64)],
+    actions: Annotated[str, Query(max_length=16 * 1024)] = "",
+    lang: LangQuery = "en",
+) -> Response:
+    """A code after some actions, stored nowhere; the help's worked example draws these."""
+    _ = translator(lang)
+    try:
+        parsed = GameCode.parse(code)
+    except InvalidCode:
+        raise ApiError(422, "invalid_code", _("error.invalid_code")) from None
+    words = [w.strip() for w in actions.split(",") if w.strip()]
+    if len(words) > PREVIEW_MAX_ACTIONS:
+        raise ApiError(422, "bad_request", _("error.bad_request", field="actions"))
+    try:
+        steps = [Action.parse(w) for w in words]
+    except ValueError:
+        raise ApiError(422, "bad_request", _("error.bad_request", field="actions")) from None
+    game = Game.new(parsed)
+    turn = None
+    try:
+        for step in steps:
+            turn = game.act(step)
+    except IllegalMove as refusal:
+        raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang)) from None
+    return _json(game_state(game, lang, game_id=None, turn=turn))
+
+
+@router.get("/api/stats")
+async def read_stats(store: StoreDep, player: PlayerDep, lang: LangQuery = "en") -> StatsPage:
+    """Numbers only; ``lang`` is still checked, as on every route, so a wrong one is a 422."""
+    results = store.results(player) if player else []
+    return StatsPage(
+        easy=_stats_out(statistics.summarize(results, Rules.EASY)),
+        classic=_stats_out(statistics.summarize(results, Rules.CLASSIC)),
+        recent=[
+            RecentOut(
+                code=str(r.code),
+                rules=r.code.rules.name.lower(),  # type: ignore[arg-type]
+                outcome=r.outcome,  # type: ignore[arg-type]
+                score=r.score,
+                finished_at=datetime.fromtimestamp(r.finished_at, UTC).isoformat(
+                    timespec="seconds"
+                ),
+            )
+            for r in statistics.recent(results)
+        ],
+    )
+
+
+@router.delete("/api/stats", status_code=204, response_class=Response)
+async def reset_stats(store: StoreDep, committer: CommitterDep, player: PlayerDep) -> Response:
+    if player:
+        await committer.durable(store.stage_reset(player))
+    return Response(status_code=204)
+
+
+# Made once -------------------------------------------------------------------------------
+
+
+def _layout() -> LayoutOut:
+    return LayoutOut(
+        positions=[
+            PositionOut(
+                pos=pos,
+                row=ROW_OF[pos],
+                index=INDEX_IN_ROW[pos],
+                peak=PEAK_OF[pos],
+                covered_by=list(COVERED_BY[pos]),
+                x=CENTRE_X[pos],
+                y=float(ROW_OF[pos] - 1),
+            )
+            for pos in POSITIONS
+        ]
+    )
+
+
+_LAYOUT_JSON = _layout().model_dump_json().encode()
+_RULES_JSON = (
+    RulesOut(
+        start=scoring.START,
+        scoring=[
+            ScoringOut(event="remove", points=scoring.MOVE),
+            ScoringOut(event="draw", points=scoring.MOVE),
+            ScoringOut(event="peak", points=scoring.PEAK_BONUS),
+        ],
+        undo_limit=UNDO_LIMIT,
+    )
+    .model_dump_json()
+    .encode()
+)
+
+
+@cache
+def _catalog_json(lang: Lang) -> bytes:
+    """Every message of a language, serialized once: catalogs do not change while serving."""
+    body = CatalogOut(lang=lang, messages=messages(lang), plural="n != 1")
+    return body.model_dump_json().encode()
+
+
+def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> HintOut:
+    _ = translator(lang)
+    if action is None:
+        return HintOut(winnable=winnable, action=None, message=_("hint.lost"))
+    if action.pos is None:
+        return HintOut(winnable=winnable, action=HintAction(kind="draw"), message=_("hint.draw"))
+    from tripeaks.describe import card_name
+
+    card = game.card_at(action.pos)
+    assert card is not None
+    return HintOut(
+        winnable=winnable,
+        action=HintAction(kind="play", pos=action.pos),
+        message=_("hint.play", card=card_name(card, lang)),
+    )
+
+
+def _stats_out(s: statistics.Stats) -> StatsOut:
+    return StatsOut(
+        played=s.played,
+        won=s.won,
+        win_rate=s.win_rate,
+        current_streak=s.current_streak,
+        best_streak=s.best_streak,
+        best_score=s.best_score,
+        average_winning_score=s.average_winning_score,
+    )
