@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import gc
 import socket
+import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +14,10 @@ import pytest
 
 from tripeaks import cli
 from tripeaks.i18n import LANGUAGES, translator
+from tripeaks.store import Store
 from tripeaks.web import serve
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def captured(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> argparse.Namespace:
@@ -64,3 +69,80 @@ def test_the_served_heap_is_settled_before_the_first_request() -> None:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
         sys.setswitchinterval(switch)
+
+
+def readonly_database(path: Path) -> Path:
+    """A database the server made earlier, now one that nobody, root included, may write to.
+
+    Byte 18 of the header is the file format's write version; SQLite opens a file whose write
+    version is above 2 read-only ("attempt to write a readonly database"). chmod would not do:
+    the tests run as root, which ignores file modes. Its tables all exist, so opening the store
+    writes nothing and succeeds: only a real write finds out.
+    """
+    Store(path).close()
+    header = bytearray(path.read_bytes())
+    header[18] = 3
+    path.write_bytes(bytes(header))
+    return path
+
+
+def bad_databases(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Each kind of unusable --db, with the reason the server must give."""
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    plain = tmp_path / "notes.txt"
+    plain.write_text("not a folder")
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not SQLite " * 300)
+    return {
+        "directory": (folder, "it is a directory, not a database file"),
+        "under a file": (plain / "tripeaks.db", f"{plain} is a file, not a directory"),
+        "not sqlite": (garbage, "file is not a database"),
+        "read-only": (
+            readonly_database(tmp_path / "old.db"),
+            "attempt to write a readonly database",
+        ),
+    }
+
+
+@pytest.mark.parametrize("kind", ["directory", "under a file", "not sqlite", "read-only"])
+def test_an_unusable_database_stops_the_server_with_one_line(tmp_path: Path, kind: str) -> None:
+    path, reason = bad_databases(tmp_path)[kind]
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--db", str(path)]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"tripeaks: cannot use the database {path}: {reason}\n"
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_the_database_check_really_writes_and_leaves_nothing(tmp_path: Path) -> None:
+    fresh = tmp_path / "new" / "folder" / "tripeaks.db"
+    assert serve.check_database(fresh) is None
+    assert fresh.parent.is_dir()
+    used = tmp_path / "used.db"
+    db = sqlite3.connect(used)
+    db.execute("CREATE TABLE games (id TEXT)")
+    db.execute("INSERT INTO games VALUES ('g1')")
+    db.commit()
+    db.close()
+    before = used.read_bytes()
+    assert serve.check_database(used) is None
+    assert used.read_bytes() == before  # the probe's table was rolled back
+    # the same database, made read-only: only a real write tells (reading still works)
+    readonly = readonly_database(tmp_path / "readonly.db")
+    Store(readonly).close()  # the store itself opens it without complaint
+    assert serve.check_database(readonly) == "attempt to write a readonly database"
+
+
+def test_a_store_that_fails_to_open_after_the_check_is_one_line_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr("tripeaks.web.app.create_app", broken)
+    db = tmp_path / "games.db"
+    assert cli.main(["serve", "--no-browser", "--port", "8123", "--db", str(db)]) == 1
+    out = capsys.readouterr()
+    assert out.err == f"tripeaks: cannot use the database {db}: database is locked\n"
+    assert out.out == ""

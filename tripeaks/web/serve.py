@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
+import sqlite3
+import sys
 import threading
 import time
 import webbrowser
@@ -50,6 +53,15 @@ def add_command(subparsers: Any) -> None:
     cmd.add_argument("--port", type=int, default=None, help="port (8000 or the next free one)")
     cmd.add_argument("--no-browser", action="store_true", help="do not open the browser")
     cmd.add_argument("--db", type=Path, default=None, help="SQLite file of games and statistics")
+    cmd.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        type=_host_name,
+        metavar="NAME",
+        help="also answer to this host name (repeatable); 127.0.0.1, localhost, [::1] and"
+        " --host always",
+    )
     cmd.set_defaults(run=run)
 
 
@@ -61,7 +73,15 @@ def run(args: argparse.Namespace) -> int:
     host: str = args.host
     port: int = args.port if args.port is not None else free_port(host)
     db: Path = args.db if args.db is not None else default_db()
-    app = create_app(db)
+    problem = check_database(db)
+    if problem is None:
+        try:
+            app = create_app(db, allowed_hosts=allowed_hosts(host, args.allowed_host))
+        except (sqlite3.Error, OSError) as error:
+            problem = _reason(error)
+    if problem is not None:
+        print(f"tripeaks: cannot use the database {db}: {problem}", file=sys.stderr, flush=True)
+        return 1
     _settle_the_heap()
     server = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
@@ -72,6 +92,63 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()
     return 0
+
+
+def allowed_hosts(host: str, extra: list[str]) -> list[str]:
+    """The host names to answer to: loopback's, the address listened on, and ``--allowed-host``."""
+    from tripeaks.web import guard
+
+    names = [*guard.DEFAULT_HOSTS, *map(guard.host_pattern, extra)]
+    with contextlib.suppress(ValueError):  # not a host name: uvicorn says what is wrong
+        names.append(guard.host_pattern(host))
+    return list(dict.fromkeys(names))
+
+
+def _host_name(text: str) -> str:
+    from tripeaks.web import guard
+
+    try:
+        return guard.host_pattern(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def check_database(path: Path) -> str | None:
+    """Why the server could not keep games in ``path`` (None when it can read and write there).
+
+    Opens it as the store will, reads its schema and really writes (a table made and filled in a
+    transaction that is rolled back), since on an existing database ``CREATE TABLE IF NOT EXISTS``
+    writes nothing and a read-only file would only fail at the player's first move.
+    """
+    for folder in (path, *path.parents):
+        if folder.exists():
+            if folder is path and path.is_dir():
+                return "it is a directory, not a database file"
+            if folder is not path and not folder.is_dir():
+                return f"{folder} is a file, not a directory"
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, isolation_level=None)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            db.execute("CREATE TABLE tripeaks_write_probe (x)")
+            db.execute("INSERT INTO tripeaks_write_probe VALUES (1)")
+            db.execute("ROLLBACK")
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError) as error:
+        return _reason(error)
+    return None
+
+
+def _reason(error: Exception) -> str:
+    """One line saying what went wrong, without Python's class names."""
+    if isinstance(error, OSError) and error.strerror:
+        where = f" ({error.filename})" if error.filename else ""
+        return f"{error.strerror}{where}".replace("\n", " ")
+    return (str(error) or type(error).__name__).replace("\n", " ")
 
 
 def _settle_the_heap() -> None:
