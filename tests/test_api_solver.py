@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +22,6 @@ from tripeaks.game import DRAW, Action, Game
 from tripeaks.rules import Rules
 from tripeaks.web.solving import Kind, Solvers
 
-
 HANG = 300.0
 """Seconds after which a search that never ends fails the test instead of hanging the run."""
 
@@ -37,11 +37,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def result_of(client: TestClient, game_id: str) -> dict[str, Any]:
     """The game's ``result``: read the game, and while it has none wait for the search under way.
 
-    Reading a finished game asks for its verdict, so each read either has it or has a search
-    pending; with none, the worker was found dead at that read and the next one starts anew.
+    Reading a finished game asks for its verdict, so a read without one leaves a search pending,
+    unless that read found the worker dead; the next read then starts a new one. Each turn of the
+    loop waits for one such event, never for a length of time.
     """
     solvers = solvers_of(client)
-    for _ in range(3):
+    for _ in range(10):
         state = client.get(f"/api/games/{game_id}").json()
         if state["result"] is not None:
             found: dict[str, Any] = state["result"]
@@ -49,8 +50,9 @@ def result_of(client: TestClient, game_id: str) -> dict[str, Any]:
         with solvers._lock:
             search = solvers._pending.get(state["code"])
         if search is not None:
-            wait([search], timeout=HANG)
-            search.exception(timeout=0) if search.done() else None
+            settled = threading.Event()  # set after the app's own callback has kept the verdict
+            search.add_done_callback(lambda _, settled=settled: settled.set())
+            assert settled.wait(HANG), "a verdict search that never ends"
     raise AssertionError("the verdict search kept failing")
 
 
@@ -106,10 +108,8 @@ def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(client: TestClient
     pool = started(solvers, "verdict")
     for pid in worker_pids(solvers, "verdict"):
         os.kill(pid, signal.SIGKILL)
-    with pytest.raises(BrokenProcessPool):
-        for _ in range(300):
-            pool.submit(time.sleep, 0).result(timeout=60)
-            time.sleep(0.05)
+    with pytest.raises(BrokenProcessPool):  # at once, or as soon as the pool sees the death
+        pool.submit(time.sleep, 0).result(timeout=HANG)
     state = new_game(client, WIN_CODE)
     final = play_line(client, state, winning_line())[-1]  # every reply 200, near the end too
     assert final["status"] == "won"
@@ -118,20 +118,22 @@ def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(client: TestClient
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling class")
-def test_verdicts_are_searched_only_on_idle_cpu(client: TestClient) -> None:
-    solvers = solvers_of(client)
-    started(solvers, "verdict")
-    started(solvers, "hint")
-    for pid in worker_pids(solvers, "verdict"):
-        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
-    for pid in worker_pids(solvers, "hint"):  # a player waits for a hint
-        assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+def test_verdicts_are_searched_only_on_idle_cpu(tmp_path: Path) -> None:
+    with api(tmp_path / "games.db") as client:  # the app as it serves: idle_verdicts untouched
+        solvers = solvers_of(client)
+        started(solvers, "verdict")
+        started(solvers, "hint")
+        for pid in worker_pids(solvers, "verdict"):
+            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        for pid in worker_pids(solvers, "hint"):  # a player waits for a hint
+            assert os.sched_getscheduler(pid) == os.SCHED_OTHER
 
 
 def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     """Leaving the client runs the app's lifespan: the workers have exited, not just been told to."""
     with api(tmp_path / "games.db") as client:
         solvers = solvers_of(client)
+        solvers.idle_verdicts = False
         state = new_game(client, WIN_CODE)
         assert client.get(f"/api/games/{state['id']}/hint").json()["winnable"] is True
         play_line(client, state, winning_line())  # near the end: the verdict worker starts
@@ -174,7 +176,7 @@ def started(solvers: Solvers, kind: Kind) -> ProcessPoolExecutor:
     """The app's worker of this kind, spawned now if need be and ready for work."""
     with solvers._lock:
         pool = solvers._executor(kind)
-    pool.submit(time.sleep, 0).result(timeout=60)
+    pool.submit(time.sleep, 0).result(timeout=HANG)
     return pool
 
 

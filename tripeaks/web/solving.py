@@ -17,7 +17,6 @@ import atexit
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +26,7 @@ from tripeaks import solver
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
 from tripeaks.rules import Rules
+from tripeaks.web import solver_worker
 from tripeaks.web.models import ResultOut
 
 PENDING_MAX = 16
@@ -49,6 +49,11 @@ class Solvers:
     use raises ``RuntimeError`` rather than quietly spawning workers nobody would close.
     """
 
+    idle_verdicts = True
+    """Verdicts at idle CPU priority (see solver_worker.idle_priority). Set it False before the
+    first verdict where every core is kept busy on purpose, as in a test run: "idle" there can
+    mean minutes (50 ms of CPU took 16 s beside four busy loops on two cores)."""
+
     def __init__(self) -> None:
         self._lock = threading.RLock()
         """Reentrant: a future that is already done runs its callback at once, under the lock."""
@@ -68,7 +73,7 @@ class Solvers:
             known = self._results.get(key)
             if known is not None or key in self._pending or len(self._pending) >= PENDING_MAX:
                 return known
-            future = self._submit("verdict", _solve_deal, key)
+            future = self._submit("verdict", solver_worker.solve_deal, key)
             if future is not None:
                 self._pending[key] = future
                 future.add_done_callback(lambda done: self._settle(key, done))
@@ -85,7 +90,9 @@ class Solvers:
             return None
         with self._lock:
             self._check_open()
-            future = self._submit("hint", _hint, str(game.code), tuple(map(str, game.actions)))
+            future = self._submit(
+                "hint", solver_worker.hint, str(game.code), tuple(map(str, game.actions))
+            )
         if future is None:
             return None
         try:
@@ -147,8 +154,8 @@ class Solvers:
             pool = ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), kind == "verdict"),
+                initializer=solver_worker.start,
+                initargs=(os.getpid(), kind == "verdict" and self.idle_verdicts),
             )
             self._pools[kind] = pool
         return pool
@@ -174,46 +181,6 @@ class Solvers:
                 return
             winnable, best = future.result()
             self._results[key] = ResultOut(winnable=winnable, best_score=best)
-
-
-def _start_worker(parent: int, lower: bool) -> None:
-    """In a new worker: maybe yield the CPU to the server, and never outlive it (even SIGKILLed)."""
-    if lower:
-        _idle_priority()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def _idle_priority() -> None:
-    """Use only CPU time nobody else wants.
-
-    Linux's SCHED_IDLE: a request-serving thread that wakes up takes the CPU back at once. A nice
-    value alone does less: beside two CPU-bound nice-10 processes on a two-core machine, a thread
-    waking from a 2 ms sleep was late by 0.6-1.4 ms at p99 (4 ms at p99.9); beside two SCHED_IDLE
-    ones by 0.16-0.45 ms (2.5 ms). A request wakes the server's threads three or four times.
-    """
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):  # not Linux
-        os.nice(19)
-
-
-# In the worker processes ----------------------------------------------------------------------
-
-
-def _solve_deal(code: str) -> Verdict:
-    solution = solver.solve(GameCode.parse(code))
-    return solution.winnable, solution.final_score if solution.winnable else None
-
-
-def _hint(code: str, actions: tuple[str, ...]) -> str | None:
-    action = solver.hint(Game.replay(code, actions))
-    return None if action is None else str(action)
 
 
 # Until every caller holds its app's Solvers: the old module functions, over one default ------
