@@ -13,12 +13,6 @@ from tripeaks.game import DRAW, UNDO, Action, Game
 from tripeaks.layout import COVERED_BY, TABLEAU_SIZE
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with api(tmp_path / "games.db") as c:
-        yield c
-
-
 def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
     state = new_game(client, WIN_CODE)
     game = Game.new(WIN_CODE)

@@ -5,23 +5,16 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, send, winning_line
+from test_api_support import STUCK_CODE, WIN_CODE, new_game, send, winning_line
 
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
 from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove
 from tripeaks.layout import TABLEAU_SIZE
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with api(tmp_path / "games.db") as c:
-        yield c
 
 
 def hidden(game: Game) -> set[Card]:

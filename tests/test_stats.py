@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
@@ -15,12 +13,6 @@ from tripeaks.game import DRAW, Game
 from tripeaks.rules import Rules
 from tripeaks.stats import recent, summarize
 from tripeaks.store import Result
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with api(tmp_path / "games.db") as c:
-        yield c
 
 
 def result(outcome: str, score: int = 500, rules: str = "E") -> Result:
