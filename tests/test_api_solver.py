@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
@@ -148,6 +149,25 @@ def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="closed"):
         solvers.deal_result(GameCode.parse(WIN_CODE))
     solvers.close()  # a second close is harmless
+
+
+def test_close_does_not_wait_for_a_search_and_the_hint_waiting_gets_none() -> None:
+    solvers = Solvers()
+    pool = started(solvers, "hint")
+    busy = pool.submit(time.sleep, HANG)  # a search that would hold close() past the guard
+    (pid,) = worker_pids(solvers, "hint")
+
+    async def ask_then_close() -> tuple[bool, Action | None] | None:
+        asking = asyncio.ensure_future(solvers.hint(Game.new(WIN_CODE)))
+        await asyncio.sleep(0)  # the hint is queued behind the busy worker now
+        assert len(pool._pending_work_items) == 2
+        await asyncio.to_thread(solvers.close)
+        return await asking
+
+    assert asyncio.run(ask_then_close()) is None
+    assert isinstance(busy.exception(timeout=0), BrokenProcessPool)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
 
 
 def test_two_apps_have_their_own_workers(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ stops: two apps in one process (the tests make many) have their own workers and 
 from __future__ import annotations
 
 import asyncio
-import atexit
 import multiprocessing
 import os
 import threading
@@ -181,41 +180,3 @@ class Solvers:
                 return
             winnable, best = future.result()
             self._results[key] = ResultOut(winnable=winnable, best_score=best)
-
-
-# Until every caller holds its app's Solvers: the old module functions, over one default ------
-
-_default: Solvers | None = None
-_default_lock = threading.Lock()
-
-
-def _the_default() -> Solvers:
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Solvers()
-        return _default
-
-
-def deal_result(code: GameCode) -> ResultOut | None:
-    return _the_default().deal_result(code)
-
-
-async def hint(game: Game) -> tuple[bool, Action | None] | None:
-    return await _the_default().hint(game)
-
-
-def winnable_code(rules: Rules) -> GameCode | None:
-    return _the_default().winnable_code(rules)
-
-
-def shutdown() -> None:
-    """Stop the default workers; the next search starts new ones."""
-    global _default
-    with _default_lock:
-        solvers, _default = _default, None
-    if solvers is not None:
-        solvers.close()
-
-
-atexit.register(shutdown)
