@@ -132,11 +132,8 @@ def next_action(state: dict, step: int) -> tuple[str, dict]:  # type: ignore[typ
     body: dict[str, int] = {"version": state["version"]}
     if state["can_undo"] and step % 7 == 6:
         return "undo", body
-    top = state["discard"]["rank"]
-    for slot in state["tableau"]:
-        card = slot["card"]
-        if card and (abs(card["rank"] - top) in (1, 12)):
-            return "play", {**body, "pos": slot["pos"]}
+    if state["playable"]:  # the server says which cards fit; the player decides nothing
+        return "play", {**body, "pos": state["playable"][0]}
     if state["stock_size"]:
         return "draw", body
     return "undo", body

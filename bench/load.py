@@ -32,8 +32,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api import RawHttp, percentile, server
 
-from tripeaks.rules import Rules
-
 
 class Tally:
     def __init__(self) -> None:
@@ -53,11 +51,8 @@ def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, An
         return "undo", body
     if roll < 0.12:
         return "play", {**body, "pos": rng.randrange(28)}
-    top = state["discard"]["rank"]
-    rules = Rules[state["rules"].upper()]
-    fits = [s["pos"] for s in state["tableau"] if s["card"] and rules.fits(s["card"]["rank"], top)]
-    if fits:
-        return "play", {**body, "pos": rng.choice(fits)}
+    if state["playable"]:  # which cards fit is the server's word, as for the page
+        return "play", {**body, "pos": rng.choice(state["playable"])}
     if state["stock_size"]:
         return "draw", body
     return "undo", body
