@@ -37,6 +37,13 @@ def test_a_deal_is_won_by_clicking(new_page, artifacts):
     expect(win.get_by_role("button", name="New game")).to_be_focused()
     expect(page.locator("#tableau").get_by_role("button")).to_have_count(0)
     page.screenshot(path=artifacts / "win-1280x800.png")
+    # a move on the won game: the server refuses it (409 game_over, with the state) and the win screen
+    # is shown again
+    page.keyboard.press("Escape")
+    expect(win).to_be_hidden()
+    page.keyboard.press("d")
+    expect(win).to_be_visible()
+    expect(page.locator("#score")).to_have_text(str(final.score))
 
 
 def test_refused_taps_show_the_error_hints_and_change_nothing(new_page):
@@ -250,7 +257,11 @@ def test_moves_animate_unless_reduced_motion_is_asked(new_page):
     moving.evaluate(count_animations)
     card(moving, "king of clubs").click()
     expect(moves(moving)).to_have_text("1")
-    assert moving.evaluate("window.animations") > 0
+    played = moving.evaluate("window.animations")
+    assert played > 0
+    moving.keyboard.press("u")  # the card glides back from the discard
+    expect(card(moving, "king of clubs")).to_be_visible()
+    assert moving.evaluate("window.animations") > played
     still = new_page(code=EXAMPLE_CODE, motion="reduce")
     still.evaluate(count_animations)
     card(still, "king of clubs").click()

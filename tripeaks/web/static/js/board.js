@@ -1,6 +1,7 @@
 // The board. render(state) draws the game from the state object and nothing else: the counters, the code,
-// the peaks, the stock, the discard and the notices; it moves the cards as the last action says. It holds
-// no rule: a card's face, whether it is face up and the score all come in the server's state.
+// the peaks, the stock, the discard and the notices; it moves the cards as the server's `last` says. It
+// holds no rule: faces, what is face up, what can be played, the score and what a move turned over all
+// come in the server's state.
 
 import { $, $$, h, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
@@ -86,9 +87,9 @@ function glide(el, from) {
   });
 }
 
-function turnOver(el) {
-  if (!el || reducedMotion.matches || !el.animate) return;
-  el.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: 240, easing: "ease-out" });
+function turnOver(el, frames = [{ transform: "rotateY(90deg)" }, { transform: "none" }]) {
+  if (!el || el.hidden || reducedMotion.matches || !el.animate) return;
+  el.animate(frames, { duration: 240, easing: "ease-out" });
 }
 
 /** A refused tap: the card or the stock shakes a little. */
@@ -101,27 +102,21 @@ export function shake(el) {
 
 // ---- Rendering ---------------------------------------------------------------------------
 
-let drawn = null; // the game state last drawn, for the flips
+const FLIP_BACK = [{ transform: "rotateY(-90deg)" }, { transform: "none" }];
 
-/** Draw everything from the state object; `animate` when its game state is the reply to the player's action. */
+/**
+ * Draw everything from the state object. `animate` when its game state is the reply to the player's
+ * action: the card then moves as the server's `last` says (from, to, revealed, covered).
+ */
 export function render(s, { animate = false } = {}) {
   $("#saving").hidden = !s.saving;
   const game = s.game;
   if (!game) return;
-  const previous = drawn;
-  drawn = game;
-  const last = game.last;
   const stock = $("#stock");
   const discard = $("#discard");
-
-  // Where things were, for the move.
-  let from = null;
-  if (animate && last) {
-    if (last.kind === "play" && last.pos != null) from = rectOf(cards[last.pos]);
-    else if (last.kind === "draw") from = rectOf(stock);
-  }
-  const undoFrom = animate && last && last.kind === "undo" ? rectOf(discard) : null;
-  const wasFaceDown = previous ? previous.tableau.map((slot) => slot.slot === "face_down") : [];
+  const place = (where, pos) => (where === "tableau" ? cards[pos] : where === "stock" ? stock : discard);
+  const turn = animate ? game.last : null;
+  const from = turn ? rectOf(place(turn.from, turn.pos)) : null;
   const focused = document.activeElement;
   const focusedRect = cards.includes(focused) ? focused.getBoundingClientRect() : null;
 
@@ -138,6 +133,15 @@ export function render(s, { animate = false } = {}) {
   paintTableau(cards, game.tableau, true);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
 
+  // A game left for another one is only shown: its notice offers a new game instead.
+  const left = game.status === "left";
+  $("#board").classList.toggle("closed", left);
+  for (const el of [...cards, stock]) {
+    if (left) el.setAttribute("aria-disabled", "true");
+    else el.removeAttribute("aria-disabled");
+  }
+  $("#left").hidden = !left;
+
   for (const el of $$(".hinted")) el.classList.remove("hinted");
   const hinted = s.hint && (s.hint.kind === "draw" ? stock : cards[s.hint.pos]);
   if (hinted) hinted.classList.add("hinted");
@@ -149,20 +153,25 @@ export function render(s, { animate = false } = {}) {
     $("#win-result").textContent = resultLine(game);
   }
 
-  if (animate && last) {
-    glide(discard, from);
-    if (last.pos != null) glide(cards[last.pos], undoFrom);
-    game.tableau.forEach((slot, i) => {
-      if (slot.slot === "face_up" && wasFaceDown[i]) turnOver(cards[i]);
-    });
+  if (turn) {
+    glide(place(turn.to, turn.pos), from);
+    for (const pos of turn.revealed) turnOver(cards[pos]);
+    for (const pos of turn.covered) turnOver(cards[pos], FLIP_BACK);
   }
 
-  // The focus never falls to the page: a removed card hands it to the nearest card left.
+  // The focus never falls to the page: a removed card hands it to the nearest card that can be played,
+  // else to the stock when it can be drawn from, else to the nearest card left.
   if (focusedRect && focused.hidden) {
-    focusBoard(nearest(focusedRect, controls().filter((el) => el.classList.contains("free"))) || nearest(focusedRect, controls()));
+    const next = nearest(focusedRect, game.playable.map((pos) => cards[pos]));
+    focusBoard(next || (game.can_draw ? stock : nearest(focusedRect, controls())));
   } else if (!rover || rover.hidden) {
-    setRover(controls().find((el) => el.classList.contains("free")) || stock);
+    setRover(firstControl(game));
   }
+}
+
+/** Where the focus starts on a board: a card that can be played, else the stock. */
+export function firstControl(game) {
+  return (game && game.playable.length && cards[game.playable[0]]) || $("#stock");
 }
 
 /** The solver's line about the deal, once the game is over. */
@@ -170,8 +179,8 @@ function resultLine(game) {
   const r = game.result;
   if (!r) return "";
   if (game.status === "won") {
-    if (r.best_score == null) return "";
-    return game.score >= r.best_score ? t("web.result.best_reached") : t("web.result.best", { best: r.best_score });
+    if (r.best_reached) return t("web.result.best_reached");
+    return r.best_reached === false && r.best_score != null ? t("web.result.best", { best: r.best_score }) : "";
   }
   if (r.winnable && r.best_score != null) return t("web.result.could_win", { best: r.best_score });
   return r.winnable ? "" : t("web.result.unwinnable");
@@ -198,9 +207,6 @@ export function focusBoard(el) {
   setRover(el);
   el.focus();
 }
-
-/** The board's first free card, else the stock: where the focus goes in a new game. */
-export const firstControl = () => controls().find((el) => el.classList.contains("free")) || $("#stock");
 
 export function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };

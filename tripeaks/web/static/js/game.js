@@ -8,14 +8,31 @@ import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, t } from "./i18n.js";
 import { announce, toast } from "./live.js";
 
-/** Take a state from the server and draw it; `animate` when it is the reply to the player's action. */
-function accept(game, { animate = false } = {}) {
+/** Take a state from the server and draw it; `animate` when it is the reply to the player's action,
+ * `again` to show the win screen or the left notice even when the state on screen already said so. */
+function accept(game, { animate = false, again = false } = {}) {
   const previous = state.game;
+  const news = again || !previous || previous.id !== game.id || previous.status !== game.status;
   state.game = game;
   state.hint = null;
   render(state, { animate });
-  if (game.status === "won" && !(previous && previous.id === game.id && previous.status === "won")) showWin();
-  if (game.status !== "playing" && !game.result) awaitVerdict(game);
+  if (news && game.status === "won") showWin();
+  if (news && game.status === "left") $("#left [data-action='new']").focus();
+  if ((game.status === "won" || game.status === "stuck") && !game.result) awaitVerdict(game);
+}
+
+/** A game this tab no longer plays (left for another, or over) while the stored game is another one: the
+ * player went on elsewhere, so that game is loaded. */
+async function continuedElsewhere(game) {
+  const id = stored("game");
+  if (!id || id === game.id) return false;
+  const { status, data } = await get(`/api/games/${encodeURIComponent(id)}`);
+  if (status !== 200 || !data) return false;
+  accept(data);
+  toast(t("web.continued_elsewhere"), 4000);
+  announce(t("web.continued_elsewhere"));
+  focusBoard(firstControl(data));
+  return true;
 }
 
 /** The solver's verdict may come after the reply that ended the game: ask again a few times. */
@@ -44,7 +61,11 @@ async function act(kind, extra = {}) {
     if (data.last && data.last.announcement) announce(data.last.announcement);
     return;
   }
-  if (data && data.state) accept(data.state);
+  const over = data && data.error && data.error.reason === "game_over";
+  if (data && data.state) {
+    if ((over || data.state.status === "left") && (await continuedElsewhere(data.state))) return;
+    accept(data.state, { again: over });
+  }
   if (status === 422 && data && data.error && state.settings.hints) {
     toast(data.error.message);
     announce(data.error.message);
@@ -96,16 +117,10 @@ export async function copyCode() {
   announce(t("web.copied"));
 }
 
-/** A game the statistics would count as lost if it were left now (a game without a move does not count). */
-function unfinished() {
-  const game = state.game;
-  return game && game.status === "playing" && game.moves > 0;
-}
-
 /** Start a game; resolves to null, to the server's message for a refused code, or to "" when the player
  * chose to keep the current game. */
 export async function startGame(body) {
-  if (unfinished()) {
+  if (state.game && state.game.leaving_counts_as_loss) {
     const yes = await confirm({
       title: t("web.confirm.abandon.title"),
       text: t("web.confirm.abandon.text"),
@@ -120,7 +135,7 @@ export async function startGame(body) {
   closeDialog($("#dlg-win"));
   accept(data);
   announce(t("web.announce.new", { code: data.code }));
-  focusBoard(firstControl());
+  focusBoard(firstControl(data));
   return null;
 }
 

@@ -1,11 +1,11 @@
 // The help window, built from help.po: sections, the scoring table from GET /api/rules, the keys, and a
-// worked example whose two boards are the engine's (GET /api/preview).
+// worked example whose two boards are the engine's (GET /api/preview). Loaded when first opened (main.js).
 
 import { get } from "./api.js";
 import { buildTableau, paintFace, paintTableau } from "./board.js";
 import { openDialog } from "./dialogs.js";
 import { $, h, reducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { points, t } from "./i18n.js";
 import { state } from "./state.js";
 
 const SECTIONS = ["rules", "scoring", "undo", "codes", "choices", "variants", "example", "keys", "sources"];
@@ -38,12 +38,13 @@ function headRow(table, ...ids) {
   table.createTHead().append(h("tr", {}, ...ids.map((id) => h("th", { scope: "col" }, t(id)))));
 }
 
-function scoringTable() {
+/** The scoring table as GET /api/rules gives it: each event and its points. */
+function scoringTable(rules) {
   const table = h("table");
   headRow(table, "help.scoring.event", "help.scoring.points");
   const body = table.createTBody();
-  for (const [event, points] of [["remove", "−1"], ["draw", "−1"], ["peak", "+100"]]) {
-    body.append(h("tr", {}, h("td", {}, t(`help.scoring.${event}`)), h("td", { className: "num" }, points)));
+  for (const row of rules ? rules.scoring : []) {
+    body.append(h("tr", {}, h("td", {}, t(`help.scoring.${row.event}`)), h("td", { className: "num" }, points(row.points))));
   }
   return table;
 }
@@ -76,12 +77,16 @@ async function exampleFigures() {
 
 async function build() {
   if (builtFor === state.lang) return;
+  if (!state.rules) {
+    const { status, data } = await get("/api/rules");
+    if (status === 200 && data) state.rules = data;
+  }
   const toc = h("ul", { className: "help-toc", "aria-label": t("help.contents") });
   const sections = [];
   for (const name of SECTIONS) {
     const title = h("h3", { id: `help-${name}-title` }, t(`help.${name}.title`));
     const section = h("section", { id: `help-${name}`, "aria-labelledby": title.id }, title, ...paragraphs(t(`help.${name}.body`)));
-    if (name === "scoring") section.append(scoringTable(), ...paragraphs(t("help.scoring.after")));
+    if (name === "scoring") section.append(scoringTable(state.rules), ...paragraphs(t("help.scoring.after")));
     if (name === "keys") section.append(keysTable());
     if (name === "example") section.append(...(await exampleFigures()), ...paragraphs(t("help.example.after")));
     sections.push(section);
@@ -95,7 +100,7 @@ async function build() {
     toc.append(h("li", {}, link));
   }
   $("#help-body").replaceChildren(...paragraphs(t("help.intro")), toc, ...sections);
-  builtFor = state.lang;
+  builtFor = state.rules ? state.lang : null; // without the rules, built again next time
 }
 
 export async function openHelp() {

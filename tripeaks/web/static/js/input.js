@@ -7,8 +7,13 @@ import { cards, centre, controls, currentRover, focusBoard, setRover } from "./b
 import { $, $$ } from "./dom.js";
 
 const LETTERS = { d: "draw", u: "undo", n: "new", h: "hint", "?": "help", b: "read" };
+const MOVES = { play: 1, draw: 1, undo: 1, hint: 1 };
 
-export function listen(intent) {
+export function listen(emit) {
+  // A board drawn as only shown (a game left for another) takes no move.
+  const intent = (name, arg) => {
+    if (!(name in MOVES && $("#board").classList.contains("closed"))) emit(name, arg);
+  };
   $("#tableau").addEventListener("click", (event) => {
     const el = event.target.closest("[data-pos]");
     if (el) intent("play", Number(el.dataset.pos));

@@ -7,12 +7,17 @@ import { build, render } from "./board.js";
 import { applyTheme, openNewGame, openSettings, wireDialogs } from "./dialogs.js";
 import { $ } from "./dom.js";
 import * as game from "./game.js";
-import { openHelp } from "./help.js";
 import { firstLanguage, loadCatalog, t } from "./i18n.js";
 import { listen } from "./input.js";
-import { announce } from "./live.js";
+import { announce, toast } from "./live.js";
 import { loadSettings, state } from "./state.js";
-import { openStats, wireStats } from "./stats.js";
+
+// The help and the statistics are loaded when first opened: they are not part of the first load.
+const later = (path, name) => () =>
+  import(path).then(
+    (module) => module[name](),
+    () => toast(t("web.error.network")),
+  );
 
 const intents = {
   play: game.play,
@@ -22,8 +27,8 @@ const intents = {
   read: game.readBoard,
   copy: game.copyCode,
   new: openNewGame,
-  help: openHelp,
-  stats: openStats,
+  help: later("./help.js", "openHelp"),
+  stats: later("./stats.js", "openStats"),
   settings: openSettings,
 };
 
@@ -32,7 +37,6 @@ async function boot() {
   applyTheme(state.settings.theme);
   listen((intent, arg) => intents[intent](arg));
   wireDialogs({ start: game.startGame, language: game.changeLanguage });
-  wireStats(game.startGame);
   watchSaving((waiting) => {
     state.saving = waiting;
     if (waiting) announce(t("web.saving_retry"));

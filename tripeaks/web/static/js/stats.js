@@ -1,8 +1,10 @@
 // The statistics window: both rule sets side by side, the recent games (each one replays its deal), reset.
+// Loaded when first opened (main.js).
 
 import { get, write } from "./api.js";
 import { closeDialog, confirm, openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
+import { startGame } from "./game.js";
 import { number, t } from "./i18n.js";
 import { announce, toast } from "./live.js";
 import { state } from "./state.js";
@@ -17,8 +19,6 @@ const ROWS = [
   ["best_score", {}],
   ["average_winning_score", { maximumFractionDigits: 0 }],
 ];
-
-let start = async () => null;
 
 async function fill() {
   const body = $("#stats-body");
@@ -46,7 +46,7 @@ async function fill() {
     );
     button.addEventListener("click", async () => {
       closeDialog($("#dlg-stats"));
-      const error = await start({ code: game.code });
+      const error = await startGame({ code: game.code });
       if (error) toast(error);
     });
     recent.append(h("li", {}, button));
@@ -76,8 +76,4 @@ async function reset() {
   $("#stats-reset").focus();
 }
 
-/** startGame(body) starts a game (see game.js); a recent game's button replays its deal with it. */
-export function wireStats(startGame) {
-  start = startGame;
-  $("#stats-reset").addEventListener("click", reset);
-}
+$("#stats-reset").addEventListener("click", reset);
