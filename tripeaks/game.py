@@ -210,8 +210,10 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        """An independent game in the same state, undo history and log included (for look-ahead)."""
-        twin = Game(self.deal, self.rules, self.code)
+        """An independent game in the same state, undo history and log included (for look-ahead,
+        and for the store's snapshots: the deal was checked when this game was made)."""
+        twin = Game.__new__(Game)
+        twin.deal, twin.rules, twin.code = self.deal, self.rules, self.code
         twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
         twin.score, twin.moves = self.score, self.moves
         twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
