@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,8 +151,18 @@ def post(client: httpx.Client, game: Tracked, action: str, request_id: str) -> h
     return client.post(f"/api/games/{game.id}/{parsed.kind.value}", json=body)
 
 
-def drive(client: httpx.Client, games: list[Tracked], rng: random.Random, touched: set[str]) -> int:
-    """Play until the server dies under us; returns how many actions were acknowledged."""
+def drive(
+    client: httpx.Client,
+    games: list[Tracked],
+    rng: random.Random,
+    touched: set[str],
+    countdown: Callable[[], None],
+) -> int:
+    """Play until the server dies under us; returns how many actions were acknowledged.
+
+    ``countdown`` starts the kill's timer, once, at the first acknowledged action: on a loaded
+    machine a timer started with the round often fired before the first game was even made.
+    """
     acked = 0
     state: dict[str, Any] | None = None
     game = games[-1] if games else None
@@ -172,12 +183,16 @@ def drive(client: httpx.Client, games: list[Tracked], rng: random.Random, touche
             if reply.status_code == 200:
                 game.acked.append(action)
                 acked += 1
+                if acked == 1:
+                    countdown()
                 state = reply.json()
             else:
                 assert reply.status_code == 422, reply.text
                 state = reply.json()["state"]
     except httpx.TransportError:
         pass  # killed: the request in flight is unacknowledged
+    if acked == 0:
+        countdown()  # nothing acknowledged (the server died by itself?): the kill still comes
     return acked
 
 
@@ -256,8 +271,7 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
                     committed_in_flight += check_server(client, recent, check_database(db, recent))
                 touched.clear()
                 killer = threading.Timer(rng.uniform(0.02, 0.3), servers.kill)
-                killer.start()
-                acked_total += drive(client, games, rng, touched)
+                acked_total += drive(client, games, rng, touched, killer.start)
                 killer.join()
             servers.start(as_command=True)
             check_server(client, games, check_database(db, games))
