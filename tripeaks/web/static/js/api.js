@@ -33,9 +33,15 @@ async function request(method, path, body) {
 export const get = (path) => request("GET", path);
 
 let onSaving = () => {};
-/** Told true when a write starts waiting for the server, false when the server has taken it. */
+let waiting = 0; // writes the server has not taken yet
+/** Told true when a write starts waiting for the server, false once no write waits any more. */
 export function watchSaving(listener) {
   onSaving = listener;
+}
+function wait(delta) {
+  const before = waiting > 0;
+  waiting += delta;
+  if ((waiting > 0) !== before) onSaving(waiting > 0);
 }
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -51,12 +57,12 @@ export async function write(method, path, body = {}) {
   for (;;) {
     const reply = await request(method, path, body);
     if (reply.status !== 503 && reply.status !== 0) {
-      if (delay) onSaving(false);
+      if (delay) wait(-1);
       return reply;
     }
+    if (!delay) wait(+1);
     const asked = reply.retryAfter >= 0 ? reply.retryAfter : 0;
     delay = Math.min(30, Math.max(asked, delay ? delay * 2 : 1));
-    onSaving(true);
     await sleep(delay);
   }
 }

@@ -66,10 +66,14 @@ async function act(kind, extra = {}) {
     if ((over || data.state.status === "left") && (await continuedElsewhere(data.state))) return;
     accept(data.state, { again: over });
   }
-  if (status === 422 && data && data.error && state.settings.hints) {
-    toast(data.error.message);
-    announce(data.error.message);
+  const message = data && data.error && data.error.message;
+  if (status === 422 && message && state.settings.hints) {
+    toast(message);
+    announce(message);
     shake(kind === "play" ? cards[extra.pos] : kind === "draw" ? $("#stock") : null);
+  } else if (status !== 409 && status !== 422 && message) {
+    toast(message, 4000); // not the rules: the server's own trouble, said as it says it
+    announce(message);
   }
 }
 
