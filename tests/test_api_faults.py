@@ -14,7 +14,7 @@ from tripeaks.store import Store
 
 
 def store_of(client: TestClient) -> Store:
-    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    store: Store = client.app.state.backend.store  # type: ignore[attr-defined]
     return store
 
 

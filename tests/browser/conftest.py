@@ -35,7 +35,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tripeaks.web.app import create_app
 
     app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db")
-    app.state.solvers.idle_verdicts = False  # the run keeps every core busy: "idle" never comes
+    # The run keeps every core busy: "idle" never comes.
+    app.state.backend.solvers.idle_verdicts = False
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

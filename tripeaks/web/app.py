@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from tripeaks.store import Store
 from tripeaks.web import errors, guard
 from tripeaks.web.committer import Committer
-from tripeaks.web.routes import STATIC, router
+from tripeaks.web.routes import STATIC, Backend, router
 from tripeaks.web.solving import Solvers
 
 
@@ -40,9 +40,7 @@ def create_app(
         description="The JSON API between the TriPeaks server and its page (docs/api.md).",
         lifespan=lifespan,
     )
-    app.state.store = store
-    app.state.committer = Committer(store)
-    app.state.solvers = solvers
+    app.state.backend = Backend(store, Committer(store), solvers)
     errors.install(app)
     guard.install(app, allowed_hosts)
     app.include_router(router)

@@ -9,6 +9,7 @@ catalogs; what a route knows is which of those to call.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -62,19 +63,18 @@ router = APIRouter()
 # What a route is handed ------------------------------------------------------------------------
 
 
-async def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """What the app made for its routes: the store, its commit thread and the solver workers."""
+
+    store: Store
+    committer: Committer
+    solvers: Solvers
 
 
-async def _committer(request: Request) -> Committer:
-    committer: Committer = request.app.state.committer
-    return committer
-
-
-async def _solvers(request: Request) -> Solvers:
-    solvers: Solvers = request.app.state.solvers
-    return solvers
+async def _backend(request: Request) -> Backend:
+    backend: Backend = request.app.state.backend
+    return backend
 
 
 async def _player(request: Request) -> str | None:
@@ -83,9 +83,7 @@ async def _player(request: Request) -> str | None:
     return value if value and _PLAYER_RE.fullmatch(value) else None
 
 
-StoreDep = Annotated[Store, Depends(_store)]
-CommitterDep = Annotated[Committer, Depends(_committer)]
-SolversDep = Annotated[Solvers, Depends(_solvers)]
+BackendDep = Annotated[Backend, Depends(_backend)]
 PlayerDep = Annotated[str | None, Depends(_player)]
 LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
 
@@ -123,7 +121,7 @@ def _unknown_game(lang: str) -> ApiError:
     return ApiError(404, "unknown_game", translator(lang)("error.unknown_game"))
 
 
-def _state(solvers: Solvers, game: Game, game_id: str, lang: str, **extra: Any) -> GameState:
+def _state(solvers: Solvers, game: Game, game_id: str | None, lang: str, **extra: Any) -> GameState:
     """The player's state of a game, with the deal's verdict once over (asked for near the end)."""
     result = None
     if game.is_over or game.is_stuck:
@@ -153,9 +151,7 @@ def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> Api
 
 
 async def _act(
-    store: Store,
-    committer: Committer,
-    solvers: Solvers,
+    backend: Backend,
     player: str | None,
     game_id: str,
     action: Action,
@@ -164,13 +160,13 @@ async def _act(
 ) -> Response:
     """The one way an action goes: store (engine inside), the commit, the reply."""
     try:
-        applied = store.stage_apply(game_id, player, action, body.version, body.request_id)
+        applied = backend.store.stage_apply(game_id, player, action, body.version, body.request_id)
     except UnknownGame:
         raise _unknown_game(lang) from None
     except Refused as refused:
-        raise _refusal(refused, solvers, game_id, lang) from None
-    await committer.durable(applied.done)
-    return _json(_state(solvers, applied.game, game_id, lang, turn=applied.turn))
+        raise _refusal(refused, backend.solvers, game_id, lang) from None
+    await backend.committer.durable(applied.done)
+    return _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
 
 
 # Routes --------------------------------------------------------------------------------------
@@ -202,9 +198,7 @@ async def catalog(lang: Lang) -> Response:
 
 @router.post("/api/games", status_code=201, response_model=GameState, responses=_ERRORS)
 async def new_game(
-    store: StoreDep,
-    committer: CommitterDep,
-    solvers: SolversDep,
+    backend: BackendDep,
     player: PlayerDep,
     body: NewGameIn | None = None,
     lang: LangQuery = "en",
@@ -217,15 +211,15 @@ async def new_game(
         except InvalidCode:
             raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
     elif body.winnable_only:
-        found = await run_in_threadpool(solvers.winnable_code, rules)
+        found = await run_in_threadpool(backend.solvers.winnable_code, rules)
         code = found or GameCode.random(rules)
     else:
         code = GameCode.random(rules)
     fresh = player is None
     if player is None:
         player = new_id()
-    created = store.stage_create(player, code)
-    await committer.durable(created.done)
+    created = backend.store.stage_create(player, code)
+    await backend.committer.durable(created.done)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     if fresh:
         response.set_cookie(COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict")
@@ -234,53 +228,34 @@ async def new_game(
 
 @router.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
 async def read_game(
-    store: StoreDep, solvers: SolversDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
+    backend: BackendDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
 ) -> Response:
     try:
-        game = store.game(game_id, player)
+        game = backend.store.game(game_id, player)
     except UnknownGame:
         raise _unknown_game(lang) from None
-    return _json(_state(solvers, game, game_id, lang))
+    return _json(_state(backend.solvers, game, game_id, lang))
 
 
 @router.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
 async def play(
-    store: StoreDep,
-    committer: CommitterDep,
-    solvers: SolversDep,
-    player: PlayerDep,
-    game_id: str,
-    body: PlayIn,
-    lang: LangQuery = "en",
+    backend: BackendDep, player: PlayerDep, game_id: str, body: PlayIn, lang: LangQuery = "en"
 ) -> Response:
-    action = Action.play(body.pos)
-    return await _act(store, committer, solvers, player, game_id, action, body, lang)
+    return await _act(backend, player, game_id, Action.play(body.pos), body, lang)
 
 
 @router.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
 async def draw(
-    store: StoreDep,
-    committer: CommitterDep,
-    solvers: SolversDep,
-    player: PlayerDep,
-    game_id: str,
-    body: ActionIn,
-    lang: LangQuery = "en",
+    backend: BackendDep, player: PlayerDep, game_id: str, body: ActionIn, lang: LangQuery = "en"
 ) -> Response:
-    return await _act(store, committer, solvers, player, game_id, DRAW, body, lang)
+    return await _act(backend, player, game_id, DRAW, body, lang)
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
 async def undo(
-    store: StoreDep,
-    committer: CommitterDep,
-    solvers: SolversDep,
-    player: PlayerDep,
-    game_id: str,
-    body: ActionIn,
-    lang: LangQuery = "en",
+    backend: BackendDep, player: PlayerDep, game_id: str, body: ActionIn, lang: LangQuery = "en"
 ) -> Response:
-    return await _act(store, committer, solvers, player, game_id, UNDO, body, lang)
+    return await _act(backend, player, game_id, UNDO, body, lang)
 
 
 @router.get(
@@ -288,18 +263,18 @@ async def undo(
     responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no answer in time"}},
 )
 async def hint(
-    store: StoreDep, solvers: SolversDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
+    backend: BackendDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
 ) -> HintOut:
     _ = translator(lang)
     try:
-        game = store.game(game_id, player)
+        game = backend.store.game(game_id, player)
     except UnknownGame:
         raise _unknown_game(lang) from None
     if game.is_won:
         return HintOut(winnable=True, action=None, message=_("hint.won"))
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"))
-    answer = await solvers.hint(game)
+    answer = await backend.solvers.hint(game)
     if answer is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"))
     winnable, action = answer
@@ -308,7 +283,7 @@ async def hint(
 
 @router.get("/api/preview", responses=_ERRORS)
 async def preview(
-    solvers: SolversDep,
+    backend: BackendDep,
     code: Annotated[str, Query(max_length=64)],
     actions: Annotated[str, Query(max_length=16 * 1024)] = "",
     lang: LangQuery = "en",
@@ -333,13 +308,13 @@ async def preview(
             turn = game.act(step)
     except IllegalMove as refusal:
         raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang)) from None
-    return _json(game_state(game, lang, game_id=None, turn=turn))
+    return _json(_state(backend.solvers, game, None, lang, turn=turn))
 
 
 @router.get("/api/stats")
-async def read_stats(store: StoreDep, player: PlayerDep, lang: LangQuery = "en") -> StatsPage:
+async def read_stats(backend: BackendDep, player: PlayerDep, lang: LangQuery = "en") -> StatsPage:
     """Numbers only; ``lang`` is still checked, as on every route, so a wrong one is a 422."""
-    results = store.results(player) if player else []
+    results = backend.store.results(player) if player else []
     return StatsPage(
         easy=_stats_out(statistics.summarize(results, Rules.EASY)),
         classic=_stats_out(statistics.summarize(results, Rules.CLASSIC)),
@@ -359,9 +334,9 @@ async def read_stats(store: StoreDep, player: PlayerDep, lang: LangQuery = "en")
 
 
 @router.delete("/api/stats", status_code=204, response_class=Response)
-async def reset_stats(store: StoreDep, committer: CommitterDep, player: PlayerDep) -> Response:
+async def reset_stats(backend: BackendDep, player: PlayerDep) -> Response:
     if player:
-        await committer.durable(store.stage_reset(player))
+        await backend.committer.durable(backend.store.stage_reset(player))
     return Response(status_code=204)
 
 
