@@ -88,6 +88,7 @@ PlayerDep = Annotated[str | None, Depends(_player)]
 LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "a Host the server was not started for"},
     413: {"model": ErrorOut, "description": "body over 16 KB"},
     422: {"model": ErrorOut, "description": "refused: bad request or by the rules"},
     503: {"model": ErrorOut, "description": "the database cannot take the change now; retry"},
@@ -96,8 +97,13 @@ _GAME_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
     404: {"model": ErrorOut, "description": "no such game for this player"},
 }
+_WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorOut, "description": "a write from another site or origin"},
+    415: {"model": ErrorOut, "description": "a write whose body is not application/json"},
+}
 _ACTION_ERRORS: dict[int | str, dict[str, Any]] = {
     **_GAME_ERRORS,
+    **_WRITE_ERRORS,
     409: {
         "model": ErrorOut,
         "description": "stale version, game over or a reused request id; carries the state",
@@ -196,7 +202,12 @@ async def catalog(lang: Lang) -> Response:
     return _json_bytes(_catalog_json(lang))
 
 
-@router.post("/api/games", status_code=201, response_model=GameState, responses=_ERRORS)
+@router.post(
+    "/api/games",
+    status_code=201,
+    response_model=GameState,
+    responses={**_ERRORS, **_WRITE_ERRORS},
+)
 async def new_game(
     backend: BackendDep,
     player: PlayerDep,
@@ -333,7 +344,9 @@ async def read_stats(backend: BackendDep, player: PlayerDep, lang: LangQuery = "
     )
 
 
-@router.delete("/api/stats", status_code=204, response_class=Response)
+@router.delete(
+    "/api/stats", status_code=204, response_class=Response, responses={**_ERRORS, **_WRITE_ERRORS}
+)
 async def reset_stats(backend: BackendDep, player: PlayerDep) -> Response:
     if player:
         await backend.committer.durable(backend.store.stage_reset(player))
