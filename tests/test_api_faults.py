@@ -141,3 +141,12 @@ def test_a_storage_error_while_reading_is_503_too(
     assert reply.status_code == 503 and reply.json()["error"]["reason"] == "unavailable"
     store._reader = real
     assert client.get(f"/api/games/{state['id']}").status_code == 200
+
+
+def test_a_typed_code_is_checked_and_changes_nothing(client: TestClient) -> None:
+    state = new_game(client, WIN_CODE)
+    reply = client.get("/api/code", params={"code": " tp1-c-aaaaaab "})
+    assert reply.json() == {"code": "TP1-C-AAAAAAB", "rules": "classic"}
+    wrong = client.get("/api/code", params={"code": "TP1-E-AAAA", "lang": "fi"})
+    assert wrong.status_code == 422 and wrong.json()["error"]["reason"] == "invalid_code"
+    assert client.get(f"/api/games/{state['id']}").json()["status"] == "playing"

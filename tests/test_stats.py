@@ -59,6 +59,7 @@ def test_a_win_counts_at_once(client: TestClient) -> None:
         "best_streak": 1,
         "best_score": final["score"],
         "average_winning_score": float(final["score"]),
+        "longest_card_streak": final["longest_streak"],
     }
     assert stats["classic"]["played"] == 0
     assert [(r["code"], r["outcome"], r["score"]) for r in stats["recent"]] == [
@@ -148,3 +149,42 @@ def test_a_game_left_without_a_move_can_never_be_won(client: TestClient) -> None
     assert reply.status_code == 409 and reply.json()["error"]["reason"] == "game_over"
     assert client.get(f"/api/games/{state['id']}").json()["status"] == "left"
     assert client.get("/api/stats").json()["easy"]["played"] == 0
+
+
+def test_the_longest_card_streak_of_any_counted_game_per_rules(client: TestClient) -> None:
+    assert client.get("/api/stats").json()["easy"]["longest_card_streak"] is None
+    line = winning_line()
+    state = new_game(client, WIN_CODE)
+    final = play_line(client, state, line)[-1]
+    expected = Game.replay(WIN_CODE, line).longest_streak
+    assert final["longest_streak"] == expected >= 2
+    stats = client.get("/api/stats").json()
+    assert stats["easy"]["longest_card_streak"] == expected
+    assert stats["classic"]["longest_card_streak"] is None
+    short = new_game(client, WIN_CODE)
+    short = send(client, short, line[0]).json()
+    new_game(client)  # the short game counts lost, its streak is smaller: the best stays
+    assert client.get("/api/stats").json()["easy"]["longest_card_streak"] == expected
+
+
+def test_a_database_made_before_card_streaks_gets_the_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    from tripeaks.store import Store
+
+    db = tmp_path / "old.db"
+    old = sqlite3.connect(db)
+    old.execute(
+        "CREATE TABLE results (seq INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL,"
+        " game TEXT NOT NULL UNIQUE, code TEXT NOT NULL, outcome TEXT NOT NULL,"
+        " score INTEGER NOT NULL, finished_at REAL NOT NULL)"
+    )
+    old.execute(
+        "INSERT INTO results (player, game, code, outcome, score, finished_at)"
+        " VALUES ('p', 'g', 'TP1-E-AAAAAAB', 'won', 760, 0)"
+    )
+    old.commit()
+    old.close()
+    store = Store(db)
+    assert [(r.outcome, r.score, r.streak) for r in store.results("p")] == [("won", 760, 0)]
+    store.close()

@@ -24,6 +24,8 @@ class Stats:
     best_streak: int
     best_score: int | None
     average_winning_score: float | None
+    longest_card_streak: int | None
+    """The longest run of removals in one counted game (None before any game)."""
 
 
 def summarize(results: Sequence[Result], rules: Rules) -> Stats:
@@ -42,6 +44,7 @@ def summarize(results: Sequence[Result], rules: Rules) -> Stats:
         best_streak=best,
         best_score=max((r.score for r in mine), default=None),
         average_winning_score=round(sum(winning) / len(winning), 1) if winning else None,
+        longest_card_streak=max((r.streak for r in mine), default=None),
     )
 
 

@@ -58,12 +58,17 @@ CREATE TABLE IF NOT EXISTS results (
     code TEXT NOT NULL,
     outcome TEXT NOT NULL,
     score INTEGER NOT NULL,
-    finished_at REAL NOT NULL
+    finished_at REAL NOT NULL,
+    streak INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS results_player ON results (player, seq);
 """
 """``games.version`` is the length of the log (kept to check a replay); ``settled`` is set once the
-game is over: won, or left for another game (``status`` then says which)."""
+game is over: won, or left for another game (``status`` then says which). ``results.streak`` is
+the game's longest run of removals."""
+
+_MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
+"""Columns added since the first schema: a database made before them gets them at start-up."""
 
 
 class UnknownGame(LookupError):
@@ -125,6 +130,8 @@ class Result:
     outcome: str
     score: int
     finished_at: float
+    streak: int = 0
+    """The longest run of removals of that game."""
 
 
 Write = Callable[[sqlite3.Connection], object]
@@ -201,6 +208,7 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _connect(self.path)
         self._writer.executescript(_SCHEMA)
+        _migrate(self._writer)
         self._reader = _connect(self.path)
         self._lock = threading.Lock()
         """Guards memory (cache, staged changes) and the reader connection."""
@@ -227,13 +235,13 @@ class Store:
             record = Record(game_id, player, game)
 
             def write(db: sqlite3.Connection) -> None:
-                for left, score, counted in leaving:
+                for left, counted in leaving:
                     db.execute(
                         "UPDATE games SET settled = 1, status = ? WHERE id = ?",
                         (Status.LEFT.value, left.id),
                     )
                     if counted:
-                        _count(db, player, left.id, str(left.game.code), score, "lost")
+                        _count(db, player, left.id, left.game, "lost")
                 db.execute(
                     "INSERT INTO games (id, player, code, created_at, score, status)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
@@ -241,7 +249,7 @@ class Store:
                 )
 
             self._remember(record)
-            change = self._stage(write, (record, *(left for left, _s, _c in leaving)))
+            change = self._stage(write, (record, *(left for left, _counted in leaving)))
             return Created(game_id, game.copy(), change.done)
 
     def stage_apply(
@@ -276,7 +284,7 @@ class Store:
                 raise ActionRefused(game.copy(), refusal) from None
             seq = version
             row = (seq + 1, game.moves, game.score, game.status.value, game_id)
-            won = game.status is Status.WON
+            won = game.status is Status.WON  # a won game takes no action: it stays as it is now
 
             def write(db: sqlite3.Connection) -> None:
                 db.execute(
@@ -289,7 +297,7 @@ class Store:
                 )
                 if won:
                     db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
-                    _count(db, record.player, game_id, str(game.code), row[2], "won")
+                    _count(db, record.player, game_id, game, "won")
 
             change = self._stage(write, (record,))
             if request_id is not None:
@@ -370,11 +378,11 @@ class Store:
         """The player's counted games (committed), oldest first."""
         with self._lock:
             rows = self._reader.execute(
-                "SELECT code, outcome, score, finished_at FROM results WHERE player = ?"
+                "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
                 " ORDER BY seq",
                 (player,),
             ).fetchall()
-        return [Result(GameCode.parse(c), o, s, f) for c, o, s, f in rows]
+        return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
 
     # Inside the lock -----------------------------------------------------------------------
 
@@ -443,19 +451,19 @@ class Store:
         before = Game.replay(code, log[: seen.seq])
         return Applied(before.act(log[seen.seq]), before, seen.done)
 
-    def _leave_unfinished(self, player: str) -> list[tuple[Record, int, bool]]:
-        """Leave every game of the player that is not over: (record, its score, counts as lost)."""
+    def _leave_unfinished(self, player: str) -> list[tuple[Record, bool]]:
+        """Leave every game of the player that is not over: (record, whether it counts as lost)."""
         ids = {r.id for r in self._cache.values() if r.player == player and not r.game.is_over}
         rows = self._reader.execute(
             "SELECT id FROM games WHERE player = ? AND settled = 0", (player,)
         ).fetchall()
         ids.update(game_id for (game_id,) in rows)
-        leaving: list[tuple[Record, int, bool]] = []
+        leaving: list[tuple[Record, bool]] = []
         for game_id in sorted(ids):
             record = self._load(game_id, player)
             if record.game.is_over:  # won (its own change settles it) or left already
                 continue
-            leaving.append((record, record.game.score, record.game.leaving_counts_as_loss))
+            leaving.append((record, record.game.leaving_counts_as_loss))
             record.game.leave()
         return leaving
 
@@ -502,12 +510,18 @@ def _unavailable(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError | OSError)
 
 
-def _count(
-    db: sqlite3.Connection, player: str, game_id: str, code: str, score: int, outcome: str
-) -> None:
+def _count(db: sqlite3.Connection, player: str, game_id: str, game: Game, outcome: str) -> None:
     """One result per game: a game settled once is never counted again."""
     db.execute(
-        "INSERT OR IGNORE INTO results (player, game, code, outcome, score, finished_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (player, game_id, code, outcome, score, time.time()),
+        "INSERT OR IGNORE INTO results"
+        " (player, game, code, outcome, score, finished_at, streak) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (player, game_id, str(game.code), outcome, game.score, time.time(), game.longest_streak),
     )
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Add the columns a database made by an older version lacks (data stays as it was)."""
+    for table, column, declaration in _MIGRATIONS:
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")

@@ -130,6 +130,13 @@ class ActionIn(BaseModel):
     request_id: str | None = Field(default=None, min_length=1, max_length=REQUEST_ID_MAX)
 
 
+class CodeOut(BaseModel):
+    """A typed code as the server reads it: checked before anything else is asked of the player."""
+
+    code: str
+    rules: RulesName
+
+
 class HintAction(BaseModel):
     kind: Literal["play", "draw"]
     pos: int | None = None
@@ -169,6 +176,8 @@ class StatsOut(BaseModel):
     best_streak: int
     best_score: int | None
     average_winning_score: float | None
+    longest_card_streak: int | None
+    """The longest run of removals in one counted game; null before any."""
 
 
 class RecentOut(BaseModel):

@@ -34,6 +34,7 @@ from tripeaks.web.errors import ApiError
 from tripeaks.web.models import (
     ActionIn,
     CatalogOut,
+    CodeOut,
     ErrorOut,
     GameState,
     HintAction,
@@ -200,6 +201,16 @@ async def rules() -> Response:
 @router.get("/api/i18n/{lang}", response_model=CatalogOut, responses={422: {"model": ErrorOut}})
 async def catalog(lang: Lang) -> Response:
     return _json_bytes(_catalog_json(lang))
+
+
+@router.get("/api/code", response_model=CodeOut, responses=_ERRORS)
+async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en") -> CodeOut:
+    """Read a typed code the way a new game would, and change nothing."""
+    try:
+        parsed = GameCode.parse(code)
+    except InvalidCode:
+        raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    return CodeOut(code=str(parsed), rules=parsed.rules.name.lower())  # type: ignore[arg-type]
 
 
 @router.post(
@@ -422,4 +433,5 @@ def _stats_out(s: statistics.Stats) -> StatsOut:
         best_streak=s.best_streak,
         best_score=s.best_score,
         average_winning_score=s.average_winning_score,
+        longest_card_streak=s.longest_card_streak,
     )
