@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from tripeaks_page import EXAMPLE_CODE, card, moves, no_violations
+from tripeaks_page import EXAMPLE_CODE, card, choose, moves, no_violations
 
 from tripeaks.i18n import messages
 
 SECTIONS = [
+    "howto",
     "rules",
+    "example",
     "scoring",
     "undo",
     "codes",
     "choices",
     "variants",
-    "example",
     "keys",
     "sources",
 ]
@@ -27,17 +28,19 @@ def test_axe_finds_no_violation_on_any_screen(new_page, theme, artifacts):
     card(page, "king of clubs").click()
     expect(moves(page)).to_have_text("1")
     no_violations(page, "game")
-    tools = page.locator("#tools")
     for action, dialog in (
         ("new", "#dlg-new"),
         ("settings", "#dlg-settings"),
         ("stats", "#dlg-stats"),
         ("help", "#dlg-help"),
     ):
-        tools.locator(f"[data-action='{action}']").click()
+        if action == "new":
+            page.locator("#tools [data-action='new']").click()
+        else:
+            choose(page, action=action)
         expect(page.locator(dialog)).to_be_visible()
         if action == "help":
-            expect(page.locator("#help-example figure")).to_have_count(2)
+            expect(page.locator("#help-howto figure")).to_have_count(1)
         page.screenshot(path=artifacts / f"dialog-{action}-{theme}.png")
         no_violations(page, action)
         page.keyboard.press("Escape")
@@ -57,19 +60,24 @@ def test_the_help_has_every_section_in_every_language(new_page, lang, artifacts)
     help_ = page.locator("#dlg-help")
     expect(help_).to_be_visible()
     expect(help_.get_by_role("heading", level=2)).to_have_text(words["help.title"])
+    # "How to play" is open; every other section opens from its heading's button.
+    expect(help_.locator("#help-body > section")).to_have_count(len(SECTIONS))
     for name in SECTIONS:
         section = help_.locator(f"#help-{name}")
         title = words[f"help.{name}.title"]
         expect(section.get_by_role("heading", name=title, exact=True)).to_be_visible()
+        if name != "howto":
+            section.get_by_role("button", name=title, exact=True).click()
         assert len(section.inner_text()) > 150, name
     scoring = help_.locator("#help-scoring table")
     expect(scoring.locator("tbody tr")).to_have_count(3)
     expect(scoring).to_contain_text("+100")
     expect(help_.locator("#help-keys kbd")).to_have_count(9)
-    figures = help_.locator("#help-example figure")
-    expect(figures).to_have_count(2)
-    expect(figures.nth(1).locator(".tableau .card:not([hidden])")).to_have_count(25)
-    expect(figures.nth(1).locator(".tableau .card:not([hidden]):not(.back)")).to_have_count(8)
+    expect(help_.locator("#help-howto figure .tableau .card:not(.back)")).to_have_count(10)
+    after = help_.locator("#help-example figure")
+    expect(after).to_have_count(1)
+    expect(after.locator(".tableau .card:not([hidden])")).to_have_count(25)
+    expect(after.locator(".tableau .card:not([hidden]):not(.back)")).to_have_count(8)
     expect(help_.locator("#help-sources li")).to_have_count(5)
     spec = {
         "en": [

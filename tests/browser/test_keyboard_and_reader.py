@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, WIN_CODE, card, live, moves, stock, toast, winning_line
+from tripeaks_page import EXAMPLE_CODE, WIN_CODE, card, choose, live, moves, stock, toast, winning_line
 
 from tripeaks.game import Action, ActionKind, Game
 
@@ -79,12 +79,20 @@ def test_undo_and_hint_and_new_game_keys(new_page):
     expect(page.locator("#dlg-help")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#dlg-help")).to_be_hidden()
-    settings = page.locator("#tools").get_by_role("button", name="Settings")
-    settings.focus()
+    menu_button = page.locator("#menu-btn")
+    menu_button.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("menuitem", name="Settings")).to_be_visible()
+    settings_item = page.get_by_role("menuitem", name="Settings")
+    for _ in range(8):  # arrows move inside the menu
+        if settings_item.evaluate("(el) => el === document.activeElement"):
+            break
+        page.keyboard.press("ArrowDown")
+    expect(settings_item).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#dlg-settings")).to_be_visible()
     page.keyboard.press("Escape")
-    expect(settings).to_be_focused()  # the focus goes back where it came from
+    expect(menu_button).to_be_focused()  # the focus goes back where it came from
     page.keyboard.press("n")
     dialog = page.locator("#dlg-new")
     expect(dialog).to_be_visible()
@@ -136,11 +144,11 @@ def test_key_b_and_the_read_board_button_say_the_exact_description(new_page):
     expect(moves(page)).to_have_text("3")
     page.keyboard.press("b")
     expect(live(page)).to_have_text(Game.replay(EXAMPLE_CODE, actions).describe("en"))
-    page.locator("#tools [data-action='settings']").click()
+    choose(page, action="settings")
     page.locator("#set-lang").select_option("fi")
     page.keyboard.press("Escape")
     expect(page.locator("html")).to_have_attribute("lang", "fi")
-    page.locator("#tools").get_by_role("button", name="Lue pöytä").click()
+    choose(page, "Lue pöytä")
     expect(live(page)).to_have_text(Game.replay(EXAMPLE_CODE, actions).describe("fi"))
     page.keyboard.press("d")
     expect(moves(page)).to_have_text("4")

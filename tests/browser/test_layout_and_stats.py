@@ -10,6 +10,7 @@ from tripeaks_page import (
     STUCK_CODE,
     WIN_CODE,
     card,
+    choose,
     click_line,
     moves,
     no_violations,
@@ -152,7 +153,7 @@ def test_statistics_list_recent_games_replay_them_and_reset(new_page):
     # the server says leaving the stuck game counts as a loss (an undo could still save it): asked first
     page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
     expect(page.locator("#code")).not_to_have_text(STUCK_CODE)
-    page.locator("#tools").get_by_role("button", name="Statistics").click()
+    choose(page, "Statistics")
     stats = page.locator("#dlg-stats")
     expect(stats).to_be_visible()
     expect(stats.get_by_role("row", name="Games played")).to_contain_text("1")
@@ -161,7 +162,7 @@ def test_statistics_list_recent_games_replay_them_and_reset(new_page):
     recent.click()  # the game on the table has no move yet: no confirmation
     expect(page.locator("#code")).to_have_text(STUCK_CODE)
     expect(moves(page)).to_have_text("0")
-    page.locator("#tools").get_by_role("button", name="Statistics").click()
+    choose(page, "Statistics")
     stats.get_by_role("button", name="Reset statistics").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Reset").click()
     expect(stats.get_by_role("row", name="Games played")).to_contain_text("0")
@@ -174,7 +175,7 @@ def test_a_won_game_counts_in_the_statistics(new_page):
     expect(page.locator("#dlg-win")).to_be_visible()
     score = page.locator("#score").inner_text()
     page.keyboard.press("Escape")
-    page.locator("#tools").get_by_role("button", name="Statistics").click()
+    choose(page, "Statistics")
     stats = page.locator("#dlg-stats")
     expect(stats.get_by_role("row", name="Games won")).to_contain_text("1")
     expect(stats.get_by_role("row", name="Best score")).to_contain_text(score)

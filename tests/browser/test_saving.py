@@ -7,7 +7,7 @@ import json
 
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
-from tripeaks_page import EXAMPLE_CODE, card, moves, name_at, stock
+from tripeaks_page import EXAMPLE_CODE, card, choose, moves, name_at, stock
 
 from tripeaks.i18n import messages
 
@@ -97,7 +97,7 @@ def test_every_write_the_page_sends_is_json(new_page):
     page.locator("#dlg-new").get_by_role("button", name="Deal").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
     expect(page.locator("#code")).not_to_have_text(EXAMPLE_CODE)
-    page.locator("#tools").get_by_role("button", name="Statistics").click()
+    choose(page, "Statistics")
     page.locator("#dlg-stats").get_by_role("button", name="Reset statistics").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Reset").click()
     expect(page.locator("#dlg-stats")).to_contain_text("No finished games yet.")

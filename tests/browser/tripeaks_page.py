@@ -73,8 +73,20 @@ def no_violations(page: Page, screen: str) -> None:
     assert results.violations_count == 0, f"{screen}:\n{results.generate_report()}"
 
 
+def choose(page: Page, name: str | None = None, action: str | None = None) -> None:
+    """Open the toolbar's menu and choose an item, by its accessible name or its data-action."""
+    page.locator("#menu-btn").click()
+    menu = page.get_by_role("menu")
+    expect(menu).to_be_visible()
+    if action is not None:
+        menu.locator(f"[data-action='{action}']").click()
+    else:
+        menu.get_by_role("menuitem", name=name).click()
+    expect(menu).to_be_hidden()
+
+
 def open_settings(page: Page) -> Locator:
-    page.locator("#tools").get_by_role("button", name="Settings").click()
+    choose(page, action="settings")
     dialog = page.locator("#dlg-settings")
     expect(dialog).to_be_visible()
     return dialog

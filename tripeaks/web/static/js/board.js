@@ -3,8 +3,10 @@
 // holds no rule: faces, what is face up, what can be played, the score and what a move turned over all
 // come in the server's state.
 
-import { $, $$, h, reducedMotion } from "./dom.js";
+import { $, $$, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { capture, run } from "./motion.js";
+import { burst, paintStreak, remember } from "./celebrate.js";
 
 /** The tableau's buttons, by position. */
 export const cards = [];
@@ -49,18 +51,31 @@ export function paintTableau(elements, tableau, interactive) {
   }
 }
 
-/** A face-up card: corner indexes from the server's label, a pip or a framed letter. */
+/** A face-up card: corner indexes from the server's label, a pip, a large ace or a court figure (J, Q, K:
+ * our own drawings, the symbols #f-11, #f-12, #f-13 of index.html). */
+const SUITS = { clubs: "s-c", diamonds: "s-d", hearts: "s-h", spades: "s-s" };
+const SVG = "http://www.w3.org/2000/svg";
+
+function courtArt(rank) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 40 52");
+  svg.setAttribute("preserveAspectRatio", "xMidYMax meet");
+  const use = document.createElementNS(SVG, "use");
+  use.setAttribute("href", `#f-${rank}`);
+  svg.append(use);
+  return h("span", { className: "court-art" }, svg);
+}
+
 export function paintFace(el, card) {
   const suit = card.label.slice(-1);
   const rank = card.label.slice(0, -1);
-  el.classList.remove("back");
-  el.classList.toggle("red", card.suit === "hearts" || card.suit === "diamonds");
+  el.classList.remove("back", "s-c", "s-d", "s-h", "s-s");
+  el.classList.add(SUITS[card.suit]);
   el.classList.toggle("ace", card.rank === 1);
-  const corner = (extra) => h("span", { className: `idx${extra}` }, h("span", {}, rank), h("span", { className: "s" }, suit));
-  const middle =
-    card.rank > 10
-      ? h("span", { className: "court" }, h("b", {}, rank), h("i", {}, suit))
-      : h("span", { className: "pip" }, suit);
+  el.classList.toggle("ten", card.rank === 10);
+  const corner = (extra) =>
+    h("span", { className: `idx${extra}` }, h("span", { className: "r" }, rank), h("span", { className: "s" }, suit));
+  const middle = card.rank > 10 ? courtArt(card.rank) : h("span", { className: "pip" }, suit);
   el.replaceChildren(h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, corner(" br")));
   el.dataset.card = card.label;
 }
@@ -68,41 +83,11 @@ export function paintFace(el, card) {
 function paintBack(el) {
   el.replaceChildren();
   el.classList.add("back");
-  el.classList.remove("red", "ace");
+  el.classList.remove("s-c", "s-d", "s-h", "s-s", "ace", "ten");
   delete el.dataset.card;
 }
 
-// ---- Motion ------------------------------------------------------------------------------
-
-const rectOf = (el) => (el && !el.hidden ? el.getBoundingClientRect() : null);
-
-function glide(el, from) {
-  if (!from || !el || reducedMotion.matches || !el.animate) return;
-  const to = el.getBoundingClientRect();
-  if (!to.width) return;
-  const move = `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`;
-  el.animate([{ transform: move, zIndex: 90 }, { transform: "none", zIndex: 90 }], {
-    duration: 260,
-    easing: "cubic-bezier(.2,.7,.2,1)",
-  });
-}
-
-function turnOver(el, frames = [{ transform: "rotateY(90deg)" }, { transform: "none" }]) {
-  if (!el || el.hidden || reducedMotion.matches || !el.animate) return;
-  el.animate(frames, { duration: 240, easing: "ease-out" });
-}
-
-/** A refused tap: the card or the stock shakes a little. */
-export function shake(el) {
-  if (!el || reducedMotion.matches) return;
-  el.classList.remove("shake");
-  void el.offsetWidth;
-  el.classList.add("shake");
-}
-
 // ---- Rendering ---------------------------------------------------------------------------
-
-const FLIP_BACK = [{ transform: "rotateY(-90deg)" }, { transform: "none" }];
 
 /**
  * Draw everything from the state object. `animate` when its game state is the reply to the player's
@@ -116,7 +101,7 @@ export function render(s, { animate = false } = {}) {
   const discard = $("#discard");
   const place = (where, pos) => (where === "tableau" ? cards[pos] : where === "stock" ? stock : discard);
   const turn = animate ? game.last : null;
-  const from = turn ? rectOf(place(turn.from, turn.pos)) : null;
+  const before = capture(turn, place, discard);
   const focused = document.activeElement;
   const focusedRect = cards.includes(focused) ? focused.getBoundingClientRect() : null;
 
@@ -132,6 +117,11 @@ export function render(s, { animate = false } = {}) {
   discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
   paintTableau(cards, game.tableau, true);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
+  // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
+  // New game when the game is over and nothing can be undone; none while the game goes on.
+  const over = game.status !== "playing";
+  $("#tools [data-action='undo']").classList.toggle("loud", game.status === "stuck" && game.can_undo);
+  $("#tools [data-action='new']").classList.toggle("loud", over && !(game.status === "stuck" && game.can_undo));
 
   // A game left for another one is only shown: its notice offers a new game instead.
   const left = game.status === "left";
@@ -151,13 +141,15 @@ export function render(s, { animate = false } = {}) {
   if (game.status === "won") {
     $("#win-score").textContent = t("web.win.score", { score: game.score });
     $("#win-result").textContent = resultLine(game);
+    const streak = $("#win-streak");
+    if (streak) streak.textContent = t("web.win.streak", { streak: game.longest_streak });
   }
 
-  if (turn) {
-    glide(place(turn.to, turn.pos), from);
-    for (const pos of turn.revealed) turnOver(cards[pos]);
-    for (const pos of turn.covered) turnOver(cards[pos], FLIP_BACK);
-  }
+  // motion.js plays the Turn out; the streak counter and a peak's burst (celebrate.js)
+  run(turn, before, place, discard);
+  paintStreak(game, turn);
+  remember(game, animate ? game.last : null);
+  if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak);
 
   // The focus never falls to the page: a removed card hands it to the nearest card that can be played,
   // else to the stock when it can be drawn from, else to the nearest card left.

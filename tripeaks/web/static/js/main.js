@@ -10,6 +10,8 @@ import * as game from "./game.js";
 import { firstLanguage, loadCatalog, t } from "./i18n.js";
 import { listen } from "./input.js";
 import { announce, toast } from "./live.js";
+import { loadLooks, wireLooks } from "./looks.js";
+import { wireMenu } from "./menu.js";
 import { loadSettings, state } from "./state.js";
 
 // The help and the statistics are loaded when first opened: they are not part of the first load.
@@ -35,8 +37,11 @@ const intents = {
 async function boot() {
   loadSettings();
   applyTheme(state.settings.theme);
+  loadLooks();
   listen((intent, arg) => intents[intent](arg));
   wireDialogs({ start: game.startGame, language: game.changeLanguage });
+  wireMenu();
+  wireLooks();
   watchSaving((waiting) => {
     state.saving = waiting;
     if (waiting) announce(t("web.saving_retry"));

@@ -22,6 +22,12 @@ const KEYS = {
   hints: "tripeaks.hints",
   rules: "tripeaks.rules",
   winnable: "tripeaks.winnable",
+  deck: "tripeaks.deck", // "two" | "four" colours (looks.js)
+  back: "tripeaks.back", // card back: "blue" | "red" | "gold"
+  felt: "tripeaks.felt", // table colour: "green" | "blue" | "red"
+  guide: "tripeaks.guide", // "done" once the first game's guide was closed: never shown again
+  sound: "tripeaks.sound", // "1" | "0": the synthesized sounds (sound.js), on by default
+  vibrate: "tripeaks.vibrate", // "1" | "0": a short vibration on a refused tap, on by default
 };
 
 export function stored(name, fallback = null) {
@@ -47,6 +53,8 @@ export function loadSettings() {
     theme: stored("theme", "system"),
     rules: stored("rules", "easy"),
     winnable: stored("winnable", "0") === "1",
+    sound: stored("sound", "1") === "1",
+    vibrate: stored("vibrate", "1") === "1",
   };
 }
 
