@@ -74,7 +74,9 @@ NewPage = Callable[..., Page]
 
 @pytest.fixture
 def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
-    """Open the app in a fresh context: ``new_page(width=, height=, scheme=, locale=, motion=, code=)``."""
+    """Open the app in a fresh context: ``new_page(width=, height=, scheme=, locale=, motion=, code=)``.
+
+    The first game's guide is marked as seen unless ``guide=True``."""
     contexts: list[BrowserContext] = []
 
     def open_page(
@@ -86,6 +88,7 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         code: str | None = None,
         settings: dict[str, str] | None = None,
         touch: bool = False,
+        guide: bool = False,
     ) -> Page:
         context = browser.new_context(
             base_url=base_url,
@@ -98,6 +101,8 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         context.set_default_timeout(10_000)
         contexts.append(context)
         stored: dict[str, Any] = dict(settings or {})
+        if not guide:  # the first game's guide (guide.js) only where a test asks for it
+            stored.setdefault("tripeaks.guide", "done")
         if code is not None:
             reply = context.request.post("/api/games", data={"code": code})
             assert reply.status == 201, reply.text()

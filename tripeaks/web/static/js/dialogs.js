@@ -1,8 +1,10 @@
 // The windows (native <dialog>): opening and closing with the focus going back where it came from, Tab kept
 // inside, the confirmation, New game, Settings and the win screen.
 
+import { get } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
 import { $, $$ } from "./dom.js";
+import { t } from "./i18n.js";
 import { setSetting, state } from "./state.js";
 
 const openers = new Map();
@@ -82,6 +84,12 @@ export function openNewGame() {
   openDialog($("#dlg-new"), $("input[name='rules']:checked", form));
 }
 
+function refuseCode(message) {
+  $("#new-error").textContent = message;
+  $("#new-code").setAttribute("aria-invalid", "true");
+  $("#new-code").focus();
+}
+
 export function openSettings() {
   $("#set-hints").checked = state.settings.hints;
   $("#set-lang").value = state.lang;
@@ -109,17 +117,26 @@ export function wireDialogs({ start, language }) {
     event.preventDefault();
     const rules = $("input[name='rules']:checked", event.target).value;
     const winnable = $("#new-winnable").checked;
-    const code = $("#new-code").value.trim();
+    const typed = $("#new-code").value.trim();
     setSetting("rules", rules);
     setSetting("winnable", winnable);
-    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable });
-    if (error === null) {
-      closeDialog($("#dlg-new"));
-    } else if (error) {
-      $("#new-error").textContent = error;
-      $("#new-code").setAttribute("aria-invalid", "true");
-      $("#new-code").focus();
+    // A typed code is checked first: a wrong one is said here and nothing else is asked.
+    let code = "";
+    if (typed) {
+      const { status, data } = await get(`/api/code?${new URLSearchParams({ code: typed })}`);
+      if (status !== 200 || !data) {
+        refuseCode((data && data.error && data.error.message) || t("web.error.network"));
+        return;
+      }
+      code = data.code;
     }
+    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable });
+    if (error === null) closeDialog($("#dlg-new"));
+    else if (error) refuseCode(error);
+  });
+  $("#new-code").addEventListener("input", () => {
+    $("#new-error").textContent = "";
+    $("#new-code").removeAttribute("aria-invalid");
   });
 
   $("#set-hints").addEventListener("change", (event) => setSetting("hints", event.target.checked));

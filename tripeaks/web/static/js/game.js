@@ -6,7 +6,19 @@ import { closeDialog, confirm, showWin } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, t } from "./i18n.js";
+import { labelKeys } from "./keys.js";
 import { announce, toast } from "./live.js";
+
+let guide = null; // guide.js, loaded for the first game ever only
+
+/** The first game ever shows the guide (once: it stores that it was seen). */
+function firstGuide() {
+  if (stored("guide")) return;
+  import("./guide.js").then((module) => {
+    guide = module;
+    module.startGuide();
+  });
+}
 
 /** Take a state from the server and draw it; `animate` when it is the reply to the player's action,
  * `again` to show the win screen or the left notice even when the state on screen already said so. */
@@ -16,6 +28,7 @@ function accept(game, { animate = false, again = false } = {}) {
   state.game = game;
   state.hint = null;
   render(state, { animate });
+  if (guide) guide.followGuide();
   if (news && game.status === "won") showWin();
   if (news && game.status === "left") $("#left [data-action='new']").focus();
   if ((game.status === "won" || game.status === "stuck") && !game.result) awaitVerdict(game);
@@ -143,8 +156,15 @@ export async function startGame(body) {
   return null;
 }
 
-/** The stored game, else a new one with the rules chosen last. */
+/** The stored game, else a new one; then the buttons' keys and, for the first game ever, the guide. */
 export async function resume() {
+  await resumeGame();
+  labelKeys();
+  if (state.game) firstGuide();
+}
+
+/** The stored game, else a new one with the rules chosen last. */
+async function resumeGame() {
   const id = stored("game");
   if (id) {
     const { status, data } = await get(`/api/games/${encodeURIComponent(id)}`);
@@ -164,6 +184,7 @@ export async function changeLanguage(next) {
   if (next === state.lang || !LANGS.includes(next)) return;
   store("lang", next); // remembered at once, even if the page goes before the words come
   if (!(await loadCatalog(next))) return;
+  labelKeys();
   if (state.game && state.game.id) {
     const { status, data } = await get(`/api/games/${state.game.id}`);
     if (status === 200 && data) accept(data);

@@ -1,16 +1,20 @@
-// The help window, built from help.po: sections, the scoring table from GET /api/rules, the keys, and a
-// worked example whose two boards are the engine's (GET /api/preview). Loaded when first opened (main.js).
+// The help window, built from help.po: "How to play" with a picture of the start of a real deal, then
+// sections that open on demand (the rules in full, a worked example, scoring with its table from
+// GET /api/rules, undo, codes, our choices, variants, keys, sources). The pictures are the engine's boards
+// (GET /api/preview), captioned in words for people. Loaded when first opened (main.js).
 
 import { get } from "./api.js";
 import { buildTableau, paintFace, paintTableau } from "./board.js";
 import { openDialog } from "./dialogs.js";
-import { $, h, reducedMotion } from "./dom.js";
+import { $, h } from "./dom.js";
 import { points, t } from "./i18n.js";
 import { state } from "./state.js";
 
-const SECTIONS = ["rules", "scoring", "undo", "codes", "choices", "variants", "example", "keys", "sources"];
+// "How to play" comes first and stays open; the other sections open on demand.
+const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "keys", "sources"];
 const KEYS = ["arrows", "enter", "d", "u", "n", "h", "help", "b", "esc"];
-const EXAMPLE = { code: "TP1-E-AAAAAAB", steps: ["", "play 21,play 19,play 22"] };
+const EXAMPLE = "TP1-E-AAAAAAB"; // rules.md §6: its start, and after K♣, A♦ and K♥
+const EXAMPLE_LINE = "play 21,play 19,play 22";
 
 let builtFor = null;
 
@@ -58,21 +62,30 @@ function keysTable() {
   return table;
 }
 
-async function exampleFigures() {
-  const figures = [];
-  for (const [i, actions] of EXAMPLE.steps.entries()) {
-    const { status, data } = await get(`/api/preview?${new URLSearchParams({ code: EXAMPLE.code, actions })}`);
-    if (status !== 200 || !data) continue;
-    const tableau = h("div", { className: "tableau" });
-    const discard = h("div", { className: "card" });
-    discard.style.position = "relative";
-    const board = h("div", { className: "board", "aria-hidden": "true" }, tableau, h("div", { className: "piles" }, discard));
-    const caption = h("figcaption", {}, h("strong", {}, `${t(`help.example.figure${i + 1}`)} `), data.description);
-    figures.push(h("figure", { className: "example" }, board, caption));
-    paintTableau(buildTableau(tableau, state.layout, false), data.tableau, false);
-    paintFace(discard, data.discard);
-  }
-  return figures;
+/** A board of GET /api/preview (the code after `actions`), drawn like the table, captioned for people. */
+async function figure(actions, caption) {
+  const { status, data } = await get(`/api/preview?${new URLSearchParams({ code: EXAMPLE, actions })}`);
+  if (status !== 200 || !data) return [];
+  const tableau = h("div", { className: "tableau" });
+  const stock = h("div", { className: "card back" });
+  const discard = h("div", { className: "card" });
+  stock.style.position = discard.style.position = "relative";
+  const board = h("div", { className: "board", "aria-hidden": "true" }, tableau, h("div", { className: "piles" }, stock, discard));
+  paintTableau(buildTableau(tableau, state.layout, false), data.tableau, false);
+  paintFace(discard, data.discard);
+  return [h("figure", { className: "example" }, board, h("figcaption", {}, t(caption)))];
+}
+
+/** A section that opens on demand: its heading holds a button that shows or hides the body. */
+function disclosure(name, body) {
+  const button = h("button", { type: "button", id: `help-${name}-title`, "aria-expanded": "false", "aria-controls": `help-${name}-body` }, t(`help.${name}.title`));
+  const panel = h("div", { id: `help-${name}-body`, className: "help-panel", hidden: true }, ...body);
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    panel.hidden = !open;
+  });
+  return h("section", { id: `help-${name}`, className: "help-more" }, h("h3", {}, button), panel);
 }
 
 async function build() {
@@ -81,25 +94,16 @@ async function build() {
     const { status, data } = await get("/api/rules");
     if (status === 200 && data) state.rules = data;
   }
-  const toc = h("ul", { className: "help-toc", "aria-label": t("help.contents") });
-  const sections = [];
-  for (const name of SECTIONS) {
-    const title = h("h3", { id: `help-${name}-title` }, t(`help.${name}.title`));
-    const section = h("section", { id: `help-${name}`, "aria-labelledby": title.id }, title, ...paragraphs(t(`help.${name}.body`)));
-    if (name === "scoring") section.append(scoringTable(state.rules), ...paragraphs(t("help.scoring.after")));
-    if (name === "keys") section.append(keysTable());
-    if (name === "example") section.append(...(await exampleFigures()), ...paragraphs(t("help.example.after")));
-    sections.push(section);
-    const link = h("a", { href: `#${section.id}` }, title.textContent);
-    link.addEventListener("click", (event) => {
-      event.preventDefault();
-      section.scrollIntoView({ behavior: reducedMotion.matches ? "auto" : "smooth" });
-      title.tabIndex = -1;
-      title.focus({ preventScroll: true });
-    });
-    toc.append(h("li", {}, link));
-  }
-  $("#help-body").replaceChildren(...paragraphs(t("help.intro")), toc, ...sections);
+  const [start, after] = await Promise.all([figure("", "help.howto.figure"), figure(EXAMPLE_LINE, "help.example.figure")]);
+  const howtoTitle = h("h3", { id: "help-howto-title" }, t("help.howto.title"));
+  const howto = h("section", { id: "help-howto", "aria-labelledby": howtoTitle.id }, howtoTitle, ...paragraphs(t("help.howto.body")), ...start);
+  const extra = {
+    example: after.concat(paragraphs(t("help.example.after"))),
+    scoring: [scoringTable(state.rules), ...paragraphs(t("help.scoring.after"))],
+    keys: [keysTable()],
+  };
+  const more = SECTIONS.map((name) => disclosure(name, [...paragraphs(t(`help.${name}.body`)), ...(extra[name] || [])]));
+  $("#help-body").replaceChildren(howto, h("p", { className: "help-text help-open" }, t("help.open")), ...more);
   builtFor = state.rules ? state.lang : null; // without the rules, built again next time
 }
 

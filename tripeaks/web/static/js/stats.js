@@ -16,6 +16,7 @@ const ROWS = [
   ["win_rate", { style: "percent", maximumFractionDigits: 0 }],
   ["current_streak", {}],
   ["best_streak", {}],
+  ["longest_card_streak", {}],
   ["best_score", {}],
   ["average_winning_score", { maximumFractionDigits: 0 }],
 ];
