@@ -96,7 +96,8 @@ async function build() {
   }
   const [start, after] = await Promise.all([figure("", "help.howto.figure"), figure(EXAMPLE_LINE, "help.example.figure")]);
   const howtoTitle = h("h3", { id: "help-howto-title" }, t("help.howto.title"));
-  const howto = h("section", { id: "help-howto", "aria-labelledby": howtoTitle.id }, howtoTitle, ...paragraphs(t("help.howto.body")), ...start);
+  const [lead, ...rest] = paragraphs(t("help.howto.body")); // the picture comes after the first sentence
+  const howto = h("section", { id: "help-howto", "aria-labelledby": howtoTitle.id }, howtoTitle, lead, ...start, ...rest);
   const extra = {
     example: after.concat(paragraphs(t("help.example.after"))),
     scoring: [scoringTable(state.rules), ...paragraphs(t("help.scoring.after"))],
