@@ -1,0 +1,319 @@
+"""The table of issue 11: the board fills a phone, messages have their own place, every window's main
+button stays on screen, the menu, the hint against the focus ring, and the looks remembered."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+from tripeaks_page import (
+    EXAMPLE_CODE,
+    STUCK_CODE,
+    WIN_CODE,
+    card,
+    choose,
+    moves,
+    no_violations,
+    open_settings,
+    stock,
+    toast,
+    winning_line,
+)
+
+SIZES = [(360, 640), (390, 844), (844, 390), (1440, 900)]
+PORTRAIT = [(320, 568), (360, 640), (390, 844), (430, 932)]
+
+BOXES = """(sel) => [...document.querySelectorAll(sel)]
+  .filter((el) => el.getClientRects().length)
+  .map((el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+CARDS = "#tableau .card:not([hidden]), #stock, #discard"
+
+
+def boxes(page: Page, selector: str) -> list[list[float]]:
+    return page.evaluate(BOXES, selector)
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def assert_covers_no_card(page: Page, selector: str, what: str) -> None:
+    shown = boxes(page, selector)
+    assert shown, f"{what}: not shown"
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    for box in shown:
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height, (what, box)
+        for other in boxes(page, CARDS):
+            assert not overlap(box, other), f"{what} {box} covers a card {other}"
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_no_message_covers_a_card(new_page, width, height, artifacts):
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height)
+    # A refusal (a hidden card tapped).
+    page.locator("#tableau").get_by_role("button", name="hidden card").first.click()
+    expect(toast(page)).to_be_visible()
+    assert_covers_no_card(page, "#toast", "refusal")
+    # A hint: its sentence and its highlight.
+    page.keyboard.press("h")
+    expect(page.locator(".hinted")).to_have_count(1)
+    expect(toast(page)).to_be_visible()
+    assert_covers_no_card(page, "#toast", "hint message")
+    # The saving notice: every play answered 503 for the rest of the test.
+    unavailable = json.dumps({"error": {"reason": "unavailable", "message": "x"}, "state": None})
+    page.route(
+        "**/api/games/*/play*",
+        lambda route: route.fulfill(
+            status=503, headers={"Retry-After": "30"}, content_type="application/json", body=unavailable
+        ),
+    )
+    card(page, "king of clubs").click()
+    expect(page.locator("#saving")).to_be_visible()
+    assert_covers_no_card(page, "#saving", "saving notice")
+    page.screenshot(path=artifacts / f"table-saving-{width}x{height}.png")
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_stuck_notice_covers_no_card(new_page, width, height, artifacts):
+    page = new_page(code=STUCK_CODE, width=width, height=height)
+    for n in range(1, 24):
+        stock(page).click()
+        expect(moves(page)).to_have_text(str(n))
+    expect(page.locator("#stuck")).to_be_visible()
+    assert_covers_no_card(page, "#stuck", "stuck notice")
+    # The moment calls for Undo: it is the loud one, New game is not.
+    expect(page.locator("#tools [data-action='undo']")).to_have_class(__import__("re").compile(r"\bloud\b"))
+    expect(page.locator("#tools [data-action='new']")).not_to_have_class(__import__("re").compile(r"\bloud\b"))
+    page.screenshot(path=artifacts / f"table-stuck-{width}x{height}.png")
+
+
+def win_by_api(page: Page, code: str) -> None:
+    """Play the winning line through the API, then reload: the page opens on the won game."""
+    game_id = page.evaluate("localStorage.getItem('tripeaks.game')")
+    version = 0
+    for action in winning_line(code):
+        kind = "draw" if action.pos is None else "play"
+        body = {"version": version} if action.pos is None else {"version": version, "pos": action.pos}
+        reply = page.request.post(f"/api/games/{game_id}/{kind}", data=body)
+        assert reply.ok, reply.text()
+        version = reply.json()["version"]
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+
+
+def inside(page: Page, locator) -> None:
+    box = locator.bounding_box()
+    assert box is not None
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert box["x"] >= 0 and box["y"] >= 0, box
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (box, width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), [*SIZES, (640, 360)])
+def test_every_window_keeps_its_main_button_on_screen(new_page, width, height):
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height)
+    card(page, "king of clubs").click()
+    expect(moves(page)).to_have_text("1")
+    for action, dialog, main in (
+        ("new", "#dlg-new", "button[type='submit']"),
+        ("settings", "#dlg-settings", "[data-close]"),
+        ("stats", "#dlg-stats", ".row [data-close]"),
+        ("help", "#dlg-help", "[data-close]"),
+    ):
+        if action == "new":
+            page.locator("#tools [data-action='new']").click()
+        else:
+            choose(page, action=action)
+        expect(page.locator(dialog)).to_be_visible()
+        button = page.locator(f"{dialog} {main}").first
+        expect(button).to_be_visible()
+        inside(page, button)
+        page.keyboard.press("Escape")
+        expect(page.locator(dialog)).to_be_hidden()
+    # The confirmation before leaving a game with a move.
+    page.locator("#tools [data-action='new']").click()
+    page.locator("#dlg-new button[type='submit']").click()
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    inside(page, page.locator("#confirm-yes"))
+    inside(page, page.locator("#confirm-no"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_win_window_keeps_its_buttons_on_screen(new_page, width, height):
+    page = new_page(code=WIN_CODE, width=width, height=height)
+    win_by_api(page, WIN_CODE)
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible()
+    for button in win.locator(".row button").all():
+        inside(page, button)
+
+
+GLYPHS = """() => [...document.querySelectorAll('#tableau .card.free .idx:not(.br) .r')].map((r) => {
+  const cs = getComputedStyle(r);
+  const c = document.createElement('canvas').getContext('2d');
+  c.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const m = c.measureText(r.textContent);
+  return [r.textContent, m.actualBoundingBoxAscent + m.actualBoundingBoxDescent];
+})"""
+
+
+def test_the_rank_on_a_390_px_phone_is_at_least_14_px_tall(new_page):
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844)
+    glyphs = page.evaluate(GLYPHS)
+    assert len(glyphs) == 10
+    print("rank glyphs at 390 px:", glyphs)
+    for rank, tall in glyphs:
+        assert tall >= 14, (rank, tall)
+
+
+FELT = """() => {
+  const t = document.querySelector('#table').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('#tableau .card:not([hidden]), #stock, #discard')]
+    .map((el) => el.getBoundingClientRect());
+  const top = Math.min(...cards.map((r) => r.top));
+  const bottom = Math.max(...cards.map((r) => r.bottom));
+  const left = Math.min(...cards.map((r) => r.left));
+  const right = Math.max(...cards.map((r) => r.right));
+  return { above: (top - t.top) / t.height, below: (t.bottom - bottom) / t.height,
+           width: (right - left) / t.width, peak: cards[0].width, pile: document.querySelector('#stock').getBoundingClientRect().width };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), PORTRAIT)
+def test_a_portrait_phone_board_fills_the_table(new_page, width, height):
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height)
+    felt = page.evaluate(FELT)
+    print(f"{width}x{height}:", felt)
+    assert felt["above"] < 0.15, felt  # little bare felt above the peaks
+    assert felt["below"] < 0.15, felt  # and the board is not pushed up: it spans the table
+    assert felt["width"] > 0.95, felt  # the peaks use the whole width
+    assert 1.3 <= felt["pile"] / felt["peak"] <= 2.2, felt  # piles in proportion to the table cards
+
+
+def test_the_hint_looks_nothing_like_the_focus_ring(new_page):
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844, motion="no-preference")
+    page.keyboard.press("h")
+    hinted = page.locator(".hinted")
+    expect(hinted).to_have_count(1)
+    looks = hinted.evaluate(
+        """(el) => { const b = getComputedStyle(el, '::before'); el.focus();
+           const f = getComputedStyle(el);
+           return { style: b.borderStyle, colour: b.borderColor, shadow: b.boxShadow, moving: b.animationName,
+                    ring: f.outlineStyle, ringColour: f.outlineColor, z: getComputedStyle(el).zIndex }; }"""
+    )
+    assert looks["style"] == "dashed" and looks["ring"] != "dashed", looks
+    assert looks["colour"] != looks["ringColour"], looks
+    assert looks["moving"] != "none", looks  # the hint breathes; the focus ring never moves
+    assert int(looks["z"]) > 0, looks  # above its neighbours: no card clips its halo
+
+
+def test_the_menu_works_by_keyboard(new_page):
+    page = new_page(code=EXAMPLE_CODE)
+    button = page.locator("#menu-btn")
+    expect(button).to_have_attribute("aria-expanded", "false")
+    button.focus()
+    page.keyboard.press("ArrowDown")
+    menu = page.get_by_role("menu", name="Menu")
+    expect(menu).to_be_visible()
+    expect(button).to_have_attribute("aria-expanded", "true")
+    items = menu.get_by_role("menuitem")
+    expect(items.first).to_be_focused()
+    page.keyboard.press("ArrowUp")  # wraps to the last item
+    expect(menu.locator("[role^='menuitem']").last).to_be_focused()
+    page.keyboard.press("Home")
+    expect(items.first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(button).to_be_focused()
+    # Enter opens it, arrows reach Read board, Enter says the board, the focus comes back.
+    page.keyboard.press("Enter")
+    read = menu.get_by_role("menuitem", name="Read board")
+    for _ in range(8):
+        if read.evaluate("(el) => el === document.activeElement"):
+            break
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(menu).to_be_hidden()
+    expect(page.locator("#live")).to_contain_text("Stock: 23 cards")
+    expect(button).to_be_focused()
+    # Help opened from the menu gives the focus back to the Menu button when it closes.
+    page.keyboard.press("Enter")
+    menu.get_by_role("menuitem", name="Help").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#dlg-help")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(button).to_be_focused()
+    # Letter keys inside the menu are not the board's: "d" draws nothing.
+    page.keyboard.press("Enter")
+    page.keyboard.press("d")
+    expect(moves(page)).to_have_text("0")
+    page.keyboard.press("Tab")
+    expect(menu).to_be_hidden()
+
+
+def test_the_menu_works_by_touch(new_page):
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844, touch=True)
+    page.locator("#menu-btn").tap()
+    menu = page.get_by_role("menu")
+    expect(menu).to_be_visible()
+    # The game code and its copy are in the menu.
+    expect(page.locator("#code")).to_have_text(EXAMPLE_CODE)
+    inside(page, menu)
+    menu.get_by_role("menuitem", name="Statistics").tap()
+    expect(menu).to_be_hidden()
+    expect(page.locator("#dlg-stats")).to_be_visible()
+    page.keyboard.press("Escape")
+    page.locator("#menu-btn").tap()
+    expect(menu).to_be_visible()
+    page.locator("#tableau").tap(position={"x": 2, "y": 2})  # a tap outside closes it
+    expect(menu).to_be_hidden()
+
+
+def test_tapping_the_score_shows_the_scoring_table(new_page):
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844, touch=True)
+    page.locator("#score-btn").tap()
+    table = page.locator("#scoring")
+    expect(table).to_be_visible()
+    rules = page.request.get("/api/rules").json()
+    expect(table.locator("tr")).to_have_count(len(rules["scoring"]))
+    expect(page.locator("#score-btn")).to_have_attribute("aria-expanded", "true")
+    page.locator("#score-btn").tap()
+    expect(table).to_be_hidden()
+
+
+def test_the_looks_are_remembered_across_a_reload(new_page, artifacts):
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844)
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-deck", "two")
+    dialog = open_settings(page)
+    dialog.get_by_role("radio", name="Four colours, each suit its own").check()
+    dialog.get_by_role("radio", name="Red dots").check()
+    dialog.get_by_role("radio", name="Blue", exact=True).check()
+    page.keyboard.press("Escape")
+    clubs = page.locator("#tableau .card.s-c").first
+    assert clubs.evaluate("(el) => getComputedStyle(el).color") != "rgb(27, 28, 30)"
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(html).to_have_attribute("data-deck", "four")
+    expect(html).to_have_attribute("data-back", "red")
+    expect(html).to_have_attribute("data-felt", "blue")
+    page.screenshot(path=artifacts / "looks-four-red-blue-390x844.png")
+    dialog = open_settings(page)
+    expect(dialog.get_by_role("radio", name="Four colours, each suit its own")).to_be_checked()
+    expect(dialog.get_by_role("radio", name="Red dots")).to_be_checked()
+    expect(dialog.get_by_role("radio", name="Blue", exact=True)).to_be_checked()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_nothing_on_the_menu_and_the_settings(new_page, theme):
+    page = new_page(code=EXAMPLE_CODE, scheme=theme, settings={"tripeaks.theme": theme, "tripeaks.deck": "four"})
+    page.locator("#menu-btn").click()
+    expect(page.get_by_role("menu")).to_be_visible()
+    no_violations(page, f"menu, {theme}")
+    page.keyboard.press("Escape")
+    page.locator("#score-btn").click()
+    expect(page.locator("#scoring")).to_be_visible()
+    no_violations(page, f"scoring table, {theme}")
+    open_settings(page)
+    no_violations(page, f"settings, {theme}")
