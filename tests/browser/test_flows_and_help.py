@@ -206,6 +206,7 @@ def test_the_guide_shows_on_the_first_game_and_never_again(new_page):
     assert ringed.get_attribute("aria-label") in {"king of clubs", "king of hearts", "jack of spades"}
     page.keyboard.press("Enter")
     expect(guide.locator("#guide-step")).to_have_text("Step 2 of 3")
+    expect(page.locator("#live")).to_have_text(re.compile(r"^Step 2 of 3\. Nothing fits\? Tap the stock"))
     expect(page.locator("#stock")).to_have_class(re.compile(r"\bguided\b"))
     expect(page.locator("#tableau .guided")).to_have_count(0)
     page.keyboard.press("Enter")
@@ -324,7 +325,7 @@ def test_buttons_carry_their_keys_from_the_keys_table(new_page, lang):
     expect(page.locator("#tools [data-action='undo']")).to_be_disabled()
 
 
-def test_the_statistics_show_the_longest_card_streak(new_page):
+def test_the_statistics_show_the_longest_card_streak(new_page, artifacts):
     page = new_page(code=EXAMPLE_CODE)
     for name, done in (("king of clubs", 1), ("ace of diamonds", 2), ("king of hearts", 3)):
         card(page, name).click()
@@ -339,6 +340,7 @@ def test_the_statistics_show_the_longest_card_streak(new_page):
     stats = page.locator("#dlg-stats")
     row = stats.get_by_role("row", name=re.compile("^Longest card streak"))
     expect(row.locator("td")).to_have_text(["3", "–"])
+    stats.screenshot(path=artifacts / "stats-card-streak.png")
     server = page.request.get("/api/stats").json()
     assert server["easy"]["longest_card_streak"] == 3
     assert server["classic"]["longest_card_streak"] is None

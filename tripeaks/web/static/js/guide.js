@@ -6,6 +6,7 @@ import { get } from "./api.js";
 import { cards, currentRover, focusBoard } from "./board.js";
 import { $, h } from "./dom.js";
 import { points, t } from "./i18n.js";
+import { announce } from "./live.js";
 import { state, store } from "./state.js";
 
 const STEPS = ["card", "stock", "score"];
@@ -76,7 +77,7 @@ export async function startGuide() {
     "section",
     { className: "notice guide", id: "guide", role: "dialog", "aria-labelledby": "guide-title", "aria-describedby": "guide-text" },
     h("div", { className: "guide-top" }, title, h("p", { className: "guide-step", id: "guide-step" })),
-    h("p", { id: "guide-text", "aria-live": "polite" }),
+    h("p", { id: "guide-text" }),
     h("div", { className: "row" }, skip, next),
   );
   next.addEventListener("click", () => {
@@ -84,6 +85,7 @@ export async function startGuide() {
     else {
       step += 1;
       show();
+      announce(`${$("#guide-step").textContent}. ${$("#guide-text").textContent}`); // the focus stays on Next
     }
   });
   skip.addEventListener("click", end);
