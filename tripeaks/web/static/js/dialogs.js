@@ -113,9 +113,19 @@ export function wireDialogs({ start, language }) {
   $("#confirm-yes").addEventListener("click", () => $("#dlg-confirm").close("yes"));
   $("#confirm-no").addEventListener("click", () => $("#dlg-confirm").close("no"));
 
+  let dealing = false; // a second Deal while the first is checked or asked about is ignored
   $("#new-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const rules = $("input[name='rules']:checked", event.target).value;
+    if (dealing) return;
+    dealing = true;
+    try {
+      await deal(event.target);
+    } finally {
+      dealing = false;
+    }
+  });
+  async function deal(form) {
+    const rules = $("input[name='rules']:checked", form).value;
     const winnable = $("#new-winnable").checked;
     const typed = $("#new-code").value.trim();
     setSetting("rules", rules);
@@ -133,7 +143,7 @@ export function wireDialogs({ start, language }) {
     const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable });
     if (error === null) closeDialog($("#dlg-new"));
     else if (error) refuseCode(error);
-  });
+  }
   $("#new-code").addEventListener("input", () => {
     $("#new-error").textContent = "";
     $("#new-code").removeAttribute("aria-invalid");
