@@ -1,7 +1,10 @@
 // The player's intents become requests; each reply's state replaces state.game and is drawn as it is.
 
 import { enqueue, get, requestId, write } from "./api.js";
-import { cards, firstControl, focusBoard, render, shake } from "./board.js";
+import { cards, firstControl, focusBoard, render } from "./board.js";
+import { celebrate } from "./celebrate.js";
+import { deal, launch, settle, shake } from "./motion.js";
+import { buzz } from "./sound.js";
 import { closeDialog, confirm, showWin } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
@@ -29,7 +32,12 @@ function accept(game, { animate = false, again = false } = {}) {
   state.hint = null;
   render(state, { animate });
   if (guide) guide.followGuide();
-  if (news && game.status === "won") showWin();
+  if (news && game.status === "won") {
+    // the reply to the winning move: the celebration first (celebrate.js), then the result window
+    (animate ? celebrate() : Promise.resolve()).then(() => {
+      if (state.game && state.game.id === game.id && state.game.status === "won") showWin(animate);
+    });
+  }
   if (news && game.status === "left") $("#left [data-action='new']").focus();
   if ((game.status === "won" || game.status === "stuck") && !game.result) awaitVerdict(game);
 }
@@ -70,29 +78,47 @@ async function act(kind, extra = {}) {
   const { status, data } = await write("POST", `/api/games/${game.id}/${kind}`, body);
   if (status === 200 && data) {
     accept(data, { animate: true });
+    settle(true);
     // The server's sentence already says what turned over, and a win or a stuck game.
     if (data.last && data.last.announcement) announce(data.last.announcement);
     return;
   }
+  settle(false); // a flight begun at the tap goes back
   const over = data && data.error && data.error.reason === "game_over";
   if (data && data.state) {
     if ((over || data.state.status === "left") && (await continuedElsewhere(data.state))) return;
     accept(data.state, { again: over });
   }
   const message = data && data.error && data.error.message;
+  if (status === 422 && (kind === "play" || kind === "draw")) {
+    shake(kind === "play" ? cards[extra.pos] : $("#stock"));
+    buzz();
+  }
   if (status === 422 && message && state.settings.hints) {
     toast(message);
     announce(message);
-    shake(kind === "play" ? cards[extra.pos] : kind === "draw" ? $("#stock") : null);
   } else if (status !== 409 && status !== 422 && message) {
     toast(message, 4000); // not the rules: the server's own trouble, said as it says it
     announce(message);
   }
 }
 
-export const play = (pos) => enqueue(() => act("play", { pos }));
-export const draw = () => enqueue(() => act("draw"));
-export const undo = () => enqueue(() => state.game && state.game.can_undo && act("undo"));
+let waiting = 0; // actions sent or queued that the server has not answered yet
+const queued = (task) => {
+  waiting += 1;
+  return enqueue(task).finally(() => (waiting -= 1));
+};
+
+/** A tap on a card the last state lists in `playable` starts its flight at once (motion.js); the reply
+ * confirms it or puts it back. With an action still unanswered the state on screen is not the last word,
+ * so the card then waits for its reply. */
+export const play = (pos) => {
+  const game = state.game;
+  if (!waiting && game && game.status === "playing" && game.playable.includes(pos)) launch(pos, $("#discard"));
+  return queued(() => act("play", { pos }));
+};
+export const draw = () => queued(() => act("draw"));
+export const undo = () => queued(() => state.game && state.game.can_undo && act("undo"));
 
 export const hint = () =>
   enqueue(async () => {
@@ -151,6 +177,7 @@ export async function startGame(body) {
   store("game", data.id);
   closeDialog($("#dlg-win"));
   accept(data);
+  deal($("#stock"), data);
   announce(t("web.announce.new", { code: data.code }));
   focusBoard(firstControl(data));
   return null;
@@ -190,3 +217,15 @@ export async function changeLanguage(next) {
     if (status === 200 && data) accept(data);
   }
 }
+
+// The result window and the stuck notice: "Play again" deals a new game with the same settings at once,
+// "Same deal again" starts the same code again (asking first when leaving counts as a loss).
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("[data-again]");
+  if (!button || !state.game) return;
+  const body =
+    button.dataset.again === "same"
+      ? { code: state.game.code }
+      : { rules: state.game.rules, winnable_only: state.settings.winnable };
+  startGame(body);
+});
