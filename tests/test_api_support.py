@@ -81,8 +81,9 @@ def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     flush = Store.flush
 
     def counted(store: Store) -> list[Change]:
-        batches.append(len(store._staged))
-        return flush(store)
+        batch = flush(store)  # not len(store._staged) first: a change staged meanwhile joins it
+        batches.append(len(batch))
+        return batch
 
     monkeypatch.setattr(Store, "flush", counted)
     return batches
