@@ -59,7 +59,7 @@ def test_a_whole_game_by_keyboard_alone(new_page):
             assert focused_pos(page) is not None, "focus was lost after a move"
     win = page.locator("#dlg-win")
     expect(win).to_be_visible()
-    expect(win.get_by_role("button", name="New game")).to_be_focused()
+    expect(win.get_by_role("button", name="Play again")).to_be_focused()
     page.keyboard.press("Escape")
     expect(win).to_be_hidden()
     assert page.evaluate("document.activeElement !== document.body")

@@ -35,7 +35,7 @@ def test_a_deal_is_won_by_clicking(new_page, artifacts):
     expect(page.locator("#win-result")).to_have_text(
         "That is the best score this deal allows.", timeout=20_000
     )
-    expect(win.get_by_role("button", name="New game")).to_be_focused()
+    expect(win.get_by_role("button", name="Play again")).to_be_focused()
     expect(page.locator("#tableau").get_by_role("button")).to_have_count(0)
     page.screenshot(path=artifacts / "win-1280x800.png")
     # a move on the won game: the server refuses it (409 game_over, with the state) and the win screen

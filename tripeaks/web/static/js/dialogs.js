@@ -5,6 +5,7 @@ import { get } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
 import { $, $$ } from "./dom.js";
 import { t } from "./i18n.js";
+import { wireSound } from "./sound.js";
 import { setSetting, state } from "./state.js";
 
 const openers = new Map();
@@ -68,9 +69,12 @@ export function confirm({ title, text, yes, no }) {
   });
 }
 
-export function showWin() {
+/** The result window; it fades in (the celebration, if any, is over: celebrate.js). */
+export function showWin(fade = false) {
   const dialog = $("#dlg-win");
-  openDialog(dialog, $("[data-action='new']", dialog));
+  if (dialog.open) return;
+  openDialog(dialog, $("#win-again", dialog));
+  if (fade && dialog.animate) dialog.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 220, easing: "ease-out" });
 }
 
 export function openNewGame() {
@@ -92,6 +96,8 @@ function refuseCode(message) {
 
 export function openSettings() {
   $("#set-hints").checked = state.settings.hints;
+  $("#set-sound").checked = state.settings.sound;
+  $("#set-vibrate").checked = state.settings.vibrate;
   $("#set-lang").value = state.lang;
   for (const radio of $$("input[name='theme']")) radio.checked = radio.value === state.settings.theme;
   openDialog($("#dlg-settings"), $("#set-hints"));
@@ -150,6 +156,7 @@ export function wireDialogs({ start, language }) {
   });
 
   $("#set-hints").addEventListener("change", (event) => setSetting("hints", event.target.checked));
+  wireSound();
   $("#set-lang").addEventListener("change", (event) => language(event.target.value));
   for (const radio of $$("input[name='theme']")) {
     radio.addEventListener("change", () => {

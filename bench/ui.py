@@ -1,0 +1,205 @@
+"""How the page feels: tap to first changed frame, frame times while cards move, long tasks, first-load bytes.
+
+Starts the real server (``python -m tripeaks serve``, as bench/api.py does) on a temporary SQLite file and
+drives Debian's chromium headless through Playwright (the browser tests' executable and arguments) with the
+CPU slowed 4× (CDP ``Emulation.setCPUThrottlingRate``), at phone size (390×844, touch, full motion). It
+wins one deal by taps, then deals again with "Play again", and prints:
+
+- tap → first changed frame: from the touch's ``event.timeStamp`` to the end of the first frame the page
+  produced after it (a requestAnimationFrame callback, then a message posted from it, which runs once that
+  frame's style, layout and paint are done); the pressed state and, for a playable card, the start of its
+  flight are in that frame. Also the Event Timing API's ``duration`` of the pointer events it reports
+  (only those of 16 ms or more are reported at all, in steps of 8 ms).
+- frame times (intervals between requestAnimationFrame timestamps) during a card flight (a play that turns
+  nothing over), a flip (a play that turns a card over, or a draw: the card turns on its way), the win
+  celebration and the new deal: median and p95;
+- long tasks over 50 ms (PerformanceObserver 'longtask') that overlap any of those animations;
+- the bytes of a first load (the page, its CSS and modules, the API replies it asks for), as received.
+
+Targets: first changed frame ≤ 16 ms after the tap at p95; no long task over 50 ms during any animation;
+first load ≤ 150 KB. Prints figures only; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "browser")]
+
+from api import server  # noqa: E402  (bench/api.py: the real server as a child process)
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from tripeaks_page import WIN_CODE, winning_line  # noqa: E402
+
+from tripeaks.game import ActionKind, Game  # noqa: E402
+
+PROBE = """() => {
+  const b = (window.bench = { taps: [], frames: [], longtasks: [], events: [], windows: [] });
+  const loop = (ts) => { b.frames.push(ts); requestAnimationFrame(loop); };
+  requestAnimationFrame(loop);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) b.longtasks.push([e.startTime, e.duration]);
+  }).observe({ type: "longtask", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.name === "pointerdown" || e.name === "pointerup" || e.name === "click")
+        b.events.push([e.name, e.startTime, e.duration]);
+  }).observe({ type: "event", durationThreshold: 16, buffered: true });
+  addEventListener("pointerdown", (event) => {
+    const t0 = event.timeStamp;
+    requestAnimationFrame((raf) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => b.taps.push([t0, raf, performance.now()]);
+      channel.port2.postMessage(0);
+    });
+  }, true);
+  // when every animation has ended: resolves to that time
+  window.settled = () => new Promise((resolve) => {
+    const check = () => document.getAnimations().some((a) => a.playState === "running")
+      ? requestAnimationFrame(check) : resolve(performance.now());
+    check();
+  });
+}"""
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def first_load(browser: Any, base: str) -> tuple[int, int, list[tuple[str, int]]]:
+    """Bytes received on a first visit: (static files, API replies, the largest files)."""
+    context = browser.new_context(base_url=base)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    urls: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    cdp.on("Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"]))
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])),
+    )
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_timeout(500)
+    files = [(urls[r].removeprefix(base), n) for r, n in sizes.items() if r in urls]
+    static = sum(n for u, n in files if not u.startswith("/api/"))
+    api = sum(n for u, n in files if u.startswith("/api/"))
+    context.close()
+    return static, api, sorted(files, key=lambda x: -x[1])
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
+    context = browser.new_context(
+        base_url=base,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        reduced_motion="no-preference",
+    )
+    game_id = context.request.post("/api/games", data={"code": WIN_CODE}).json()["id"]
+    context.add_init_script(
+        f"localStorage.setItem('tripeaks.game', {game_id!r});"
+        "localStorage.setItem('tripeaks.guide', 'done');"
+    )
+    page = context.new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.evaluate(PROBE)
+    page.wait_for_timeout(300)
+    windows: dict[str, list[tuple[float, float]]] = {"flight": [], "flip": [], "win": [], "deal": []}
+    line = winning_line(WIN_CODE)
+    engine = Game.new(WIN_CODE)
+    for n, action in enumerate(line, start=1):
+        turn = engine.act(action)
+        selector = "#stock" if action.kind is ActionKind.DRAW else f"#tableau [data-pos='{action.pos}']"
+        x, y = centre(page, selector)
+        start = page.evaluate("performance.now()")
+        page.touchscreen.tap(x, y)
+        page.wait_for_function(f"document.querySelector('#moves').textContent === '{n}'")
+        if n == len(line):
+            page.wait_for_selector("#dlg-win[open]", timeout=20_000)
+            windows["win"].append((start, page.evaluate("performance.now()")))
+            break
+        end = page.evaluate("window.settled()")
+        kind = "flip" if action.kind is ActionKind.DRAW or turn.revealed else "flight"
+        windows[kind].append((start, end))
+    page.evaluate("window.settled()")
+    start = page.evaluate("performance.now()")
+    page.locator("#win-again").tap()
+    page.wait_for_function("document.querySelector('#moves').textContent === '0'")
+    windows["deal"].append((start, page.evaluate("window.settled()")))
+    data: dict[str, Any] = page.evaluate("window.bench")
+    context.close()
+    data["windows"] = windows
+    return data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "bench.db") as base:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            static, api, files = first_load(browser, base)
+            data = play(browser, base, args.throttle)
+            browser.close()
+
+    print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")
+    print(f"First load: {static} bytes static = {static / 1024:.1f} KB (target <= 150 KB); API replies {api} bytes")
+    for url, n in files[:6]:
+        print(f"  {n:7d}  {url}")
+    taps = data["taps"]
+    painted = [p - t0 for t0, _, p in taps]
+    raf = [r - t0 for t0, r, _ in taps]
+    print(
+        f"Tap -> first changed frame ({len(taps)} taps): median {statistics.median(painted):.1f} ms, "
+        f"p95 {pct(painted, 0.95):.1f} ms, max {max(painted):.1f} ms (target p95 <= 16 ms); "
+        f"to its requestAnimationFrame: median {statistics.median(raf):.1f} ms, p95 {pct(raf, 0.95):.1f} ms"
+    )
+    slow = [e for e in data["events"] if e[0] == "pointerdown"]
+    print(
+        f"Event Timing: {len(slow)} of {len(taps)} pointerdowns took 16 ms or more to their next paint"
+        + (f" (longest {max(e[2] for e in slow):.0f} ms)" if slow else "")
+    )
+    frames: list[float] = data["frames"]
+    longtasks: list[list[float]] = data["longtasks"]
+    all_long: list[float] = []
+    for kind, spans in data["windows"].items():
+        gaps: list[float] = []
+        long: list[float] = []
+        for start, end in spans:
+            inside = [f for f in frames if start <= f <= end]
+            gaps += [b - a for a, b in zip(inside, inside[1:])]
+            long += [d for s, d in longtasks if s < end and s + d > start and d > 50]
+        all_long += long
+        if gaps:
+            print(
+                f"Frames during {kind:6} ({len(spans):2d} runs, {len(gaps):4d} frames): median "
+                f"{statistics.median(gaps):5.1f} ms, p95 {pct(gaps, 0.95):5.1f} ms, max {max(gaps):5.1f} ms; "
+                f"long tasks > 50 ms: {len(long)}" + (f" (longest {max(long):.0f} ms)" if long else "")
+            )
+    print(
+        f"Long tasks over 50 ms during animations: {len(all_long)} (target 0); "
+        f"in the whole run: {sum(1 for _, d in longtasks if d > 50)}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+"""Motion, streaks, peaks, the win, sound and touch (issue 11): what runs, what shows and what is remembered.
+
+The fixture's pages ask for reduced motion; the tests of motion pass motion="no-preference". Every
+animation is recorded (Element.animate) so that a test can say which kinds ran; none is timed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from tripeaks_page import (
+    STUCK_CODE,
+    WIN_CODE,
+    card,
+    moves,
+    name_at,
+    no_violations,
+    open_settings,
+    stock,
+    winning_line,
+)
+
+from tripeaks.game import Action, ActionKind, Game
+
+RECORD = """() => {
+  window.recorded = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.recorded.push({ cls: String(this.className), frames: JSON.stringify(frames) });
+    return animate.call(this, frames, options);
+  };
+}"""
+SETTLED = "document.getAnimations().every((a) => a.playState !== 'running')"
+COUNT_AUDIO = """
+window.audioContexts = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real { constructor(...a) { super(...a); window.audioContexts += 1; } };
+"""
+
+
+def recorded(page: Page) -> list[dict[str, str]]:
+    result: list[dict[str, str]] = page.evaluate("window.recorded.splice(0)")
+    return result
+
+
+def settle(page: Page) -> None:
+    """Every animation has ended (a CSS animation that keeps its last frame stays listed, finished)."""
+    page.wait_for_function(SETTLED)
+
+
+def do(page: Page, code: str, done: list[Action], action: Action, tap: bool = False) -> None:
+    """One action of a line, by a tap (touch) or a click, waiting for the server's reply to be drawn."""
+    target = (
+        stock(page)
+        if action.kind is ActionKind.DRAW
+        else card(page, name_at(code, done, action.pos))  # type: ignore[arg-type]
+    )
+    if tap:
+        target.tap()
+    else:
+        target.click()
+    done.append(action)
+    expect(moves(page)).to_have_text(str(len(done)))
+
+
+def peak_points(page: Page) -> str:
+    rules = page.request.get("/api/rules").json()
+    points = next(row["points"] for row in rules["scoring"] if row["event"] == "peak")
+    return f"+{points}"
+
+
+def test_with_full_motion_each_kind_of_action_animates_and_every_animation_ends(new_page):
+    page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844, touch=True)
+    page.evaluate(RECORD)
+    line = winning_line(WIN_CODE)
+    done: list[Action] = []
+
+    # a play: the card flies to the discard (a ghost over the page), the old top kept under it
+    do(page, WIN_CODE, done, line[0], tap=True)
+    settle(page)
+    kinds = recorded(page)
+    assert any("ghost" in k["cls"] and "translate(" in k["frames"] for k in kinds), kinds
+    expect(page.locator(".motion-layer > *")).to_have_count(0)
+
+    # undo: the card flies back to its place
+    page.locator("#undo").tap()
+    expect(card(page, name_at(WIN_CODE, [], line[0].pos))).to_be_visible()  # type: ignore[arg-type]
+    settle(page)
+    assert any("ghost" in k["cls"] for k in recorded(page))
+
+    # a refused tap: the card shakes
+    page.locator("#tableau").get_by_role("button", name="hidden card").first.tap()
+    expect(page.locator("#toast")).to_have_text("This card is locked")
+    settle(page)
+    assert any("rotate(-3deg)" in k["frames"] for k in recorded(page))
+
+    # a draw: the card turns over on its way (its back, then its face: two sides turning)
+    stock(page).tap()
+    expect(stock(page)).to_have_accessible_name("Stock, 22 cards")
+    settle(page)
+    spins = [k for k in recorded(page) if "rotateY" in k["frames"] and "ghost" in k["cls"]]
+    assert any("back" in k["cls"] for k in spins) and any("back" not in k["cls"] for k in spins)
+    expect(page.locator(".motion-layer > *")).to_have_count(0)
+
+
+def test_reduced_motion_leaves_no_animation_running_after_any_action(new_page):
+    page = new_page(code=WIN_CODE)
+    page.evaluate(RECORD)
+    line = winning_line(WIN_CODE)
+    done: list[Action] = []
+    nothing = "document.getAnimations().length"
+    for action in line[:8]:  # plays, a streak, a draw, cards turned face up
+        do(page, WIN_CODE, done, action)
+        assert page.evaluate(nothing) == 0
+    page.locator("#tableau").get_by_role("button", name="hidden card").first.click()
+    expect(page.locator("#toast")).to_have_text("This card is locked")
+    assert page.evaluate(nothing) == 0
+    again = card(page, name_at(WIN_CODE, done[:-1], line[7].pos))  # type: ignore[arg-type]
+    page.locator("#undo").click()
+    expect(again).to_be_visible()
+    assert page.evaluate(nothing) == 0
+    again.click()  # the undone play again
+    expect(again).to_have_count(0)
+    assert page.evaluate(nothing) == 0
+    assert recorded(page) == []
+    # the rest of the game, to the win: the result window only fades in
+    offset = int(moves(page).text_content() or 0) - len(done)
+    for action in line[8:]:
+        target = (
+            stock(page)
+            if action.kind is ActionKind.DRAW
+            else card(page, name_at(WIN_CODE, done, action.pos))  # type: ignore[arg-type]
+        )
+        target.click()
+        done.append(action)
+        expect(moves(page)).to_have_text(str(len(done) + offset))
+    expect(page.locator("#dlg-win")).to_be_visible()
+    settle(page)
+    assert all('"opacity"' in k["frames"] and "transform" not in k["frames"] for k in recorded(page))
+    # "Same deal again": the same code, at the start, nothing moving
+    page.locator("#dlg-win").get_by_role("button", name="Same deal again").click()
+    expect(page.locator("#dlg-win")).to_be_hidden()
+    expect(moves(page)).to_have_text("0")
+    expect(page.locator("#code")).to_have_text(WIN_CODE)
+    assert page.evaluate(nothing) == 0
+
+
+def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again(new_page, artifacts):
+    page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844, touch=True)
+    page.evaluate(RECORD)
+    line = winning_line(WIN_CODE)
+    game = Game.new(WIN_CODE)
+    streak = page.locator("#streak")
+    burst = page.locator(".burst-points")
+    done: list[Action] = []
+    for i, action in enumerate(line):
+        turn = game.act(action)
+        do(page, WIN_CODE, done, action, tap=True)
+        if i == len(line) - 1:
+            break
+        if turn.streak >= 2:
+            expect(streak).to_be_visible()
+            expect(streak).to_have_text(f"Card streak ×{turn.streak}")
+        else:
+            expect(streak).to_be_hidden()
+        if turn.peak is not None:
+            expect(burst.last).to_have_text(peak_points(page))
+            page.screenshot(path=artifacts / "peak-burst-390x844.png")
+        if i == 1:
+            page.screenshot(path=artifacts / "streak-390x844.png")
+    # the last card lands, the table shows cleared, then the cards cascade; a tap skips to the result
+    # (held still, so that only the tap can end it)
+    expect(page.locator("body[data-celebrating]")).to_have_count(1)
+    page.evaluate("document.getAnimations().forEach((a) => a.pause())")
+    expect(page.locator(".motion-layer .cascade").first).to_be_attached()
+    page.screenshot(path=artifacts / "celebration-390x844.png")
+    win = page.locator("#dlg-win")
+    expect(win).to_be_hidden()
+    page.touchscreen.tap(20, 120)
+    expect(win).to_be_visible()
+    expect(page.locator("body[data-celebrating]")).to_have_count(0)
+    expect(page.locator("#win-score")).to_have_text(f"Score: {game.score}")
+    expect(page.locator("#win-streak")).to_have_text(f"Longest card streak: {game.longest_streak}")
+    buttons = win.get_by_role("button")
+    expect(buttons).to_have_text(["Play again", "Same deal again", "Close"])
+    expect(win.get_by_role("button", name="Play again")).to_be_focused()
+    page.screenshot(path=artifacts / "result-390x844.png")
+    settle(page)
+    recorded(page)
+    # Play again: a new deal at once (nothing asked), dealt from the stock
+    win.get_by_role("button", name="Play again").tap()
+    expect(win).to_be_hidden()
+    expect(page.locator("#dlg-confirm")).to_be_hidden()
+    expect(moves(page)).to_have_text("0")
+    expect(page.locator("#code")).not_to_have_text(WIN_CODE)
+    expect(page.locator("#code")).to_have_text(__import__("re").compile(r"^TP1-E-"))
+    settle(page)
+    dealt = recorded(page)
+    assert sum(1 for k in dealt if "translate(" in k["frames"]) >= 28
+    assert any("rotateY" in k["frames"] for k in dealt)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_on_the_streak_the_celebration_and_the_result_window(new_page, theme):
+    page = new_page(code=WIN_CODE, motion="no-preference", scheme=theme)
+    line = winning_line(WIN_CODE)
+    done: list[Action] = []
+    for action in line[:2]:
+        do(page, WIN_CODE, done, action)
+    expect(page.locator("#streak")).to_have_text("Card streak ×2")
+    settle(page)
+    no_violations(page, f"streak ({theme})")
+    for action in line[2:]:
+        do(page, WIN_CODE, done, action)
+    # the celebration, held still (its animations paused, its clock with them) while axe reads the page
+    expect(page.locator("body[data-celebrating]")).to_have_count(1)
+    page.evaluate("window.held = document.getAnimations(); window.held.forEach((a) => a.pause())")
+    expect(page.locator(".motion-layer .cascade").first).to_be_attached()
+    no_violations(page, f"celebration ({theme})")
+    page.evaluate("window.held.forEach((a) => a.play())")
+    expect(page.locator("#dlg-win")).to_be_visible(timeout=15_000)
+    settle(page)
+    no_violations(page, f"result window ({theme})")
+
+
+def test_the_stuck_notice_offers_undo_then_the_same_deal_then_a_new_game(new_page):
+    page = new_page(code=STUCK_CODE)
+    for n in range(1, 24):
+        page.keyboard.press("d")
+        expect(moves(page)).to_have_text(str(n))
+    notice = page.locator("#stuck")
+    expect(notice).to_be_visible()
+    buttons = notice.get_by_role("button")
+    expect(buttons).to_have_text(["Undo", "Same deal again", "New game"])
+    expect(buttons.first).to_have_class(__import__("re").compile(r"\bprimary\b"))
+    notice.get_by_role("button", name="Same deal again").click()
+    page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
+    expect(moves(page)).to_have_text("0")
+    expect(page.locator("#code")).to_have_text(STUCK_CODE)
+    expect(notice).to_be_hidden()
+
+
+def test_sound_and_vibration_switches_persist_and_sound_waits_for_a_gesture(new_page):
+    page = new_page(code=WIN_CODE)
+    page.context.add_init_script(COUNT_AUDIO)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    # no sound before the player touches the page; the first tap makes the AudioContext
+    assert page.evaluate("window.audioContexts") == 0
+    stock(page).click()
+    expect(moves(page)).to_have_text("1")
+    assert page.evaluate("window.audioContexts") == 1
+    settings = open_settings(page)
+    sound = settings.get_by_role("checkbox", name="Sound")
+    vibration = settings.get_by_role("checkbox", name="Vibration")
+    expect(sound).to_be_checked()
+    expect(vibration).to_be_checked()
+    sound.uncheck()
+    vibration.uncheck()
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    stock(page).click()  # with Sound off, no AudioContext at all
+    expect(moves(page)).to_have_text("2")
+    assert page.evaluate("window.audioContexts") == 0
+    settings = open_settings(page)
+    expect(settings.get_by_role("checkbox", name="Sound")).not_to_be_checked()
+    expect(settings.get_by_role("checkbox", name="Vibration")).not_to_be_checked()
+    settings.get_by_role("button", name="Close").click()
+    # the toolbar menu's Sound switch is the same setting
+    page.locator("#menu-btn").click()
+    item = page.get_by_role("menuitemcheckbox", name="Sound")
+    expect(item).to_have_attribute("aria-checked", "false")
+    item.click()
+    expect(item).to_have_attribute("aria-checked", "true")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(open_settings(page).get_by_role("checkbox", name="Sound")).to_be_checked()
