@@ -31,9 +31,13 @@ function context() {
 }
 
 let unlocked = false;
+/** After the first gesture, the AudioContext is made when the page is idle: making one takes a long
+ * moment (200 ms measured on a busy machine), which must not delay the frame that answers the tap. */
 function unlock() {
+  if (unlocked) return;
   unlocked = true;
-  context();
+  const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
+  later(() => context(), { timeout: 600 });
 }
 addEventListener("pointerdown", unlock, { capture: true, passive: true });
 addEventListener("keydown", unlock, { capture: true, passive: true });
