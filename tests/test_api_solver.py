@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -151,10 +152,19 @@ def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     solvers.close()  # a second close is harmless
 
 
+BUSY = "import socket, time; socket.create_connection(('127.0.0.1', {port})); time.sleep({seconds})"
+"""Run in a worker: say it has started, then keep the worker busy."""
+
+
 def test_close_does_not_wait_for_a_search_and_the_hint_waiting_gets_none() -> None:
     solvers = Solvers()
     pool = started(solvers, "hint")
-    busy = pool.submit(time.sleep, HANG)  # a search that would hold close() past the guard
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(HANG)
+        port = listener.getsockname()[1]
+        # a search that would hold close() past the guard; it calls us once it is under way
+        busy = pool.submit(exec, BUSY.format(port=port, seconds=HANG))
+        listener.accept()[0].close()
     (pid,) = worker_pids(solvers, "hint")
 
     async def ask_then_close() -> tuple[bool, Action | None] | None:
