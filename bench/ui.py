@@ -23,6 +23,7 @@ first load ≤ 150 KB. Prints figures only; it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import tempfile
@@ -82,7 +83,9 @@ def first_load(browser: Any, base: str) -> tuple[int, int, list[tuple[str, int]]
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     urls: dict[str, str] = {}
     sizes: dict[str, int] = {}
-    cdp.on("Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"]))
+    cdp.on(
+        "Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"])
+    )
     cdp.on(
         "Network.loadingFinished",
         lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])),
@@ -122,12 +125,19 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.evaluate(PROBE)
     page.wait_for_timeout(300)
-    windows: dict[str, list[tuple[float, float]]] = {"flight": [], "flip": [], "win": [], "deal": []}
+    windows: dict[str, list[tuple[float, float]]] = {
+        "flight": [],
+        "flip": [],
+        "win": [],
+        "deal": [],
+    }
     line = winning_line(WIN_CODE)
     engine = Game.new(WIN_CODE)
     for n, action in enumerate(line, start=1):
         turn = engine.act(action)
-        selector = "#stock" if action.kind is ActionKind.DRAW else f"#tableau [data-pos='{action.pos}']"
+        selector = (
+            "#stock" if action.kind is ActionKind.DRAW else f"#tableau [data-pos='{action.pos}']"
+        )
         x, y = centre(page, selector)
         start = page.evaluate("performance.now()")
         page.touchscreen.tap(x, y)
@@ -151,18 +161,25 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "bench.db") as base:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            static, api, files = first_load(browser, base)
-            data = play(browser, base, args.throttle)
-            browser.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server(Path(tmp) / "bench.db") as base,
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        static, api, files = first_load(browser, base)
+        data = play(browser, base, args.throttle)
+        browser.close()
 
     print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")
-    print(f"First load: {static} bytes static = {static / 1024:.1f} KB (target <= 150 KB); API replies {api} bytes")
+    print(
+        f"First load: {static} bytes static = {static / 1024:.1f} KB (target <= 150 KB); API replies {api} bytes"
+    )
     for url, n in files[:6]:
         print(f"  {n:7d}  {url}")
     taps = data["taps"]
@@ -186,14 +203,15 @@ def main() -> None:
         long: list[float] = []
         for start, end in spans:
             inside = [f for f in frames if start <= f <= end]
-            gaps += [b - a for a, b in zip(inside, inside[1:])]
+            gaps += [b - a for a, b in itertools.pairwise(inside)]
             long += [d for s, d in longtasks if s < end and s + d > start and d > 50]
         all_long += long
         if gaps:
             print(
                 f"Frames during {kind:6} ({len(spans):2d} runs, {len(gaps):4d} frames): median "
                 f"{statistics.median(gaps):5.1f} ms, p95 {pct(gaps, 0.95):5.1f} ms, max {max(gaps):5.1f} ms; "
-                f"long tasks > 50 ms: {len(long)}" + (f" (longest {max(long):.0f} ms)" if long else "")
+                f"long tasks > 50 ms: {len(long)}"
+                + (f" (longest {max(long):.0f} ms)" if long else "")
             )
     print(
         f"Long tasks over 50 ms during animations: {len(all_long)} (target 0); "

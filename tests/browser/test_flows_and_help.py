@@ -37,7 +37,14 @@ def test_a_wrong_code_is_refused_in_the_window_and_nothing_is_asked(new_page):
     card(page, "king of clubs").click()
     expect(moves(page)).to_have_text("1")  # leaving now would count as a loss
     starts: list[str] = []
-    page.on("request", lambda r: starts.append(r.url) if r.method == "POST" and r.url.split("?")[0].endswith("/api/games") else None)
+    page.on(
+        "request",
+        lambda r: (
+            starts.append(r.url)
+            if r.method == "POST" and r.url.split("?")[0].endswith("/api/games")
+            else None
+        ),
+    )
     watch_confirmation(page)
     dialog = open_new_game(page)
     field = dialog.get_by_role("textbox", name="Game code (optional)")
@@ -198,15 +205,23 @@ def test_the_guide_shows_on_the_first_game_and_never_again(new_page):
     expect(guide).to_be_visible()
     next_ = guide.get_by_role("button", name="Next")
     expect(next_).to_be_focused()
-    expect(guide).to_have_accessible_description(re.compile("^The highlighted card can go on the discard"))
+    expect(guide).to_have_accessible_description(
+        re.compile("^The highlighted card can go on the discard")
+    )
     expect(guide.locator("#guide-step")).to_have_text("Step 1 of 3")
     # Step 1 rings a card the server says can be played (the two kings and the jack of spades fit).
     ringed = page.locator("#tableau .guided")
     expect(ringed).to_have_count(1)
-    assert ringed.get_attribute("aria-label") in {"king of clubs", "king of hearts", "jack of spades"}
+    assert ringed.get_attribute("aria-label") in {
+        "king of clubs",
+        "king of hearts",
+        "jack of spades",
+    }
     page.keyboard.press("Enter")
     expect(guide.locator("#guide-step")).to_have_text("Step 2 of 3")
-    expect(page.locator("#live")).to_have_text(re.compile(r"^Step 2 of 3\. Nothing fits\? Tap the stock"))
+    expect(page.locator("#live")).to_have_text(
+        re.compile(r"^Step 2 of 3\. Nothing fits\? Tap the stock")
+    )
     expect(page.locator("#stock")).to_have_class(re.compile(r"\bguided\b"))
     expect(page.locator("#tableau .guided")).to_have_count(0)
     page.keyboard.press("Enter")
@@ -277,7 +292,13 @@ def test_axe_finds_nothing_on_the_guide(new_page, theme):
 @pytest.mark.parametrize("size", [(390, 844), (1440, 900)])
 def test_the_guide_in_every_language(new_page, lang, size, artifacts):
     words = messages(lang)
-    page = new_page(code=EXAMPLE_CODE, guide=True, settings={"tripeaks.lang": lang}, width=size[0], height=size[1])
+    page = new_page(
+        code=EXAMPLE_CODE,
+        guide=True,
+        settings={"tripeaks.lang": lang},
+        width=size[0],
+        height=size[1],
+    )
     guide = page.get_by_role("dialog", name=words["web.guide.title"])
     expect(guide).to_be_visible()
     expect(guide.locator("#guide-text")).to_have_text(words["web.guide.card"])
@@ -316,7 +337,10 @@ def test_buttons_carry_their_keys_from_the_keys_table(new_page, lang):
         assert title == words["web.keys.tooltip"].replace("{keys}", names), (action, title)
         found.add(action)
     assert {"undo", "hint", "new"} <= found
-    assert page.locator("#tools [data-action='undo']").get_attribute("aria-keyshortcuts") == "U Control+Z"
+    assert (
+        page.locator("#tools [data-action='undo']").get_attribute("aria-keyshortcuts")
+        == "U Control+Z"
+    )
     expect(page.locator("#stock")).to_have_attribute("aria-keyshortcuts", "D")
     # The keys they name do what the buttons do.
     page.keyboard.press("D")
@@ -336,7 +360,9 @@ def test_the_statistics_show_the_longest_card_streak(new_page, artifacts):
     page.locator("#dlg-new").get_by_role("button", name="Deal").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
     expect(page.locator("#code")).not_to_have_text(EXAMPLE_CODE)
-    page.locator("[data-action='stats']").first.dispatch_event("click")  # in the toolbar or its menu
+    page.locator("[data-action='stats']").first.dispatch_event(
+        "click"
+    )  # in the toolbar or its menu
     stats = page.locator("#dlg-stats")
     row = stats.get_by_role("row", name=re.compile("^Longest card streak"))
     expect(row.locator("td")).to_have_text(["3", "–"])

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, WIN_CODE, card, choose, live, moves, stock, toast, winning_line
+from tripeaks_page import (
+    EXAMPLE_CODE,
+    WIN_CODE,
+    card,
+    choose,
+    live,
+    moves,
+    stock,
+    toast,
+    winning_line,
+)
 
 from tripeaks.game import Action, ActionKind, Game
 

@@ -136,7 +136,9 @@ def test_reduced_motion_leaves_no_animation_running_after_any_action(new_page):
         expect(moves(page)).to_have_text(str(len(done) + offset))
     expect(page.locator("#dlg-win")).to_be_visible()
     settle(page)
-    assert all('"opacity"' in k["frames"] and "transform" not in k["frames"] for k in recorded(page))
+    assert all(
+        '"opacity"' in k["frames"] and "transform" not in k["frames"] for k in recorded(page)
+    )
     # "Same deal again": the same code, at the start, nothing moving
     page.locator("#dlg-win").get_by_role("button", name="Same deal again").click()
     expect(page.locator("#dlg-win")).to_be_hidden()
@@ -145,7 +147,9 @@ def test_reduced_motion_leaves_no_animation_running_after_any_action(new_page):
     assert page.evaluate(nothing) == 0
 
 
-def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again(new_page, artifacts):
+def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again(
+    new_page, artifacts
+):
     page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844, touch=True)
     page.evaluate(RECORD)
     line = winning_line(WIN_CODE)

@@ -65,7 +65,10 @@ def test_no_message_covers_a_card(new_page, width, height, artifacts):
     page.route(
         "**/api/games/*/play*",
         lambda route: route.fulfill(
-            status=503, headers={"Retry-After": "30"}, content_type="application/json", body=unavailable
+            status=503,
+            headers={"Retry-After": "30"},
+            content_type="application/json",
+            body=unavailable,
         ),
     )
     card(page, "king of clubs").click()
@@ -83,8 +86,12 @@ def test_the_stuck_notice_covers_no_card(new_page, width, height, artifacts):
     expect(page.locator("#stuck")).to_be_visible()
     assert_covers_no_card(page, "#stuck", "stuck notice")
     # The moment calls for Undo: it is the loud one, New game is not.
-    expect(page.locator("#tools [data-action='undo']")).to_have_class(__import__("re").compile(r"\bloud\b"))
-    expect(page.locator("#tools [data-action='new']")).not_to_have_class(__import__("re").compile(r"\bloud\b"))
+    expect(page.locator("#tools [data-action='undo']")).to_have_class(
+        __import__("re").compile(r"\bloud\b")
+    )
+    expect(page.locator("#tools [data-action='new']")).not_to_have_class(
+        __import__("re").compile(r"\bloud\b")
+    )
     page.screenshot(path=artifacts / f"table-stuck-{width}x{height}.png")
 
 
@@ -94,7 +101,9 @@ def win_by_api(page: Page, code: str) -> None:
     version = 0
     for action in winning_line(code):
         kind = "draw" if action.pos is None else "play"
-        body = {"version": version} if action.pos is None else {"version": version, "pos": action.pos}
+        body = (
+            {"version": version} if action.pos is None else {"version": version, "pos": action.pos}
+        )
         reply = page.request.post(f"/api/games/{game_id}/{kind}", data=body)
         assert reply.ok, reply.text()
         version = reply.json()["version"]
@@ -107,7 +116,11 @@ def inside(page: Page, locator) -> None:
     assert box is not None
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     assert box["x"] >= 0 and box["y"] >= 0, box
-    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (box, width, height)
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (
+        box,
+        width,
+        height,
+    )
 
 
 @pytest.mark.parametrize(("width", "height"), [*SIZES, (640, 360)])
@@ -307,7 +320,9 @@ def test_the_looks_are_remembered_across_a_reload(new_page, artifacts):
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_nothing_on_the_menu_and_the_settings(new_page, theme):
-    page = new_page(code=EXAMPLE_CODE, scheme=theme, settings={"tripeaks.theme": theme, "tripeaks.deck": "four"})
+    page = new_page(
+        code=EXAMPLE_CODE, scheme=theme, settings={"tripeaks.theme": theme, "tripeaks.deck": "four"}
+    )
     page.locator("#menu-btn").click()
     expect(page.get_by_role("menu")).to_be_visible()
     no_violations(page, f"menu, {theme}")
