@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from tripeaks import score as scoring
 from tripeaks.cards import Card
@@ -153,6 +154,26 @@ class _Done:
     longest_before: int
 
 
+@lru_cache(maxsize=4096)
+def _slots_of(present: int) -> tuple[Slot, ...]:
+    """The slots follow from which cards are left alone; a reply asks for them more than once."""
+    return tuple(
+        Slot.REMOVED
+        if not present >> p & 1
+        else Slot.FACE_DOWN
+        if present & COVERED_BY_MASK[p]
+        else Slot.FACE_UP
+        for p in range(TABLEAU_SIZE)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _free_of(present: int) -> tuple[int, ...]:
+    return tuple(
+        p for p in range(TABLEAU_SIZE) if present >> p & 1 and not present & COVERED_BY_MASK[p]
+    )
+
+
 class Game:
     """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of docs/rules.md §1."""
 
@@ -256,19 +277,11 @@ class Game:
         return Slot.FACE_UP if self.is_free(pos) else Slot.FACE_DOWN
 
     def slots(self) -> list[Slot]:
-        """Every position's slot, 0-27, in one pass (the page draws all of them at each reply)."""
-        present = self.present
-        return [
-            Slot.REMOVED
-            if not present >> p & 1
-            else Slot.FACE_DOWN
-            if present & COVERED_BY_MASK[p]
-            else Slot.FACE_UP
-            for p in range(TABLEAU_SIZE)
-        ]
+        """Every position's slot, 0-27 (the page draws all of them at each reply)."""
+        return list(_slots_of(self.present))
 
     def free_positions(self) -> list[int]:
-        return [p for p in range(TABLEAU_SIZE) if self.is_free(p)]
+        return list(_free_of(self.present))
 
     def playable_positions(self) -> list[int]:
         """Free cards whose rank fits the discard."""

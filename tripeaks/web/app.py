@@ -39,10 +39,10 @@ def create_app(
         version="1",
         description="The JSON API between the TriPeaks server and its page (docs/api.md).",
         lifespan=lifespan,
+        routes=router.routes,  # the app's own routes: include_router adds a matching layer per request
     )
     app.state.backend = Backend(store, Committer(store), solvers)
     errors.install(app)
     guard.install(app, allowed_hosts)
-    app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app

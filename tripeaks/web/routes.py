@@ -73,19 +73,22 @@ class Backend:
     solvers: Solvers
 
 
-async def _backend(request: Request) -> Backend:
-    backend: Backend = request.app.state.backend
-    return backend
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The backend and the player a request is for: one dependency, so FastAPI solves one per request."""
 
-
-async def _player(request: Request) -> str | None:
+    backend: Backend
+    player: str | None
     """The anonymous player id of the cookie, if it looks like one we issued."""
+
+
+async def _caller(request: Request) -> Caller:
     value = request.cookies.get(COOKIE)
-    return value if value and _PLAYER_RE.fullmatch(value) else None
+    player = value if value and _PLAYER_RE.fullmatch(value) else None
+    return Caller(request.app.state.backend, player)
 
 
-BackendDep = Annotated[Backend, Depends(_backend)]
-PlayerDep = Annotated[str | None, Depends(_player)]
+CallerDep = Annotated[Caller, Depends(_caller)]
 LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -158,16 +161,18 @@ def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> Api
 
 
 async def _act(
-    backend: Backend,
-    player: str | None,
+    caller: Caller,
     game_id: str,
     action: Action,
     body: ActionIn | PlayIn,
     lang: str,
 ) -> Response:
     """The one way an action goes: store (engine inside), the commit, the reply."""
+    backend = caller.backend
     try:
-        applied = backend.store.stage_apply(game_id, player, action, body.version, body.request_id)
+        applied = backend.store.stage_apply(
+            game_id, caller.player, action, body.version, body.request_id
+        )
     except UnknownGame:
         raise _unknown_game(lang) from None
     except Refused as refused:
@@ -220,11 +225,11 @@ async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery
     responses={**_ERRORS, **_WRITE_ERRORS},
 )
 async def new_game(
-    backend: BackendDep,
-    player: PlayerDep,
+    caller: CallerDep,
     body: NewGameIn | None = None,
     lang: LangQuery = "en",
 ) -> Response:
+    backend, player = caller.backend, caller.player
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
     if body.code is not None and body.code.strip():
@@ -249,54 +254,44 @@ async def new_game(
 
 
 @router.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
-async def read_game(
-    backend: BackendDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
-) -> Response:
+async def read_game(caller: CallerDep, game_id: str, lang: LangQuery = "en") -> Response:
     try:
-        game = backend.store.game(game_id, player)
+        game = caller.backend.store.game(game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
-    return _json(_state(backend.solvers, game, game_id, lang))
+    return _json(_state(caller.backend.solvers, game, game_id, lang))
 
 
 @router.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
-async def play(
-    backend: BackendDep, player: PlayerDep, game_id: str, body: PlayIn, lang: LangQuery = "en"
-) -> Response:
-    return await _act(backend, player, game_id, Action.play(body.pos), body, lang)
+async def play(caller: CallerDep, game_id: str, body: PlayIn, lang: LangQuery = "en") -> Response:
+    return await _act(caller, game_id, Action.play(body.pos), body, lang)
 
 
 @router.post("/api/games/{game_id}/draw", response_model=GameState, responses=_ACTION_ERRORS)
-async def draw(
-    backend: BackendDep, player: PlayerDep, game_id: str, body: ActionIn, lang: LangQuery = "en"
-) -> Response:
-    return await _act(backend, player, game_id, DRAW, body, lang)
+async def draw(caller: CallerDep, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+    return await _act(caller, game_id, DRAW, body, lang)
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState, responses=_ACTION_ERRORS)
-async def undo(
-    backend: BackendDep, player: PlayerDep, game_id: str, body: ActionIn, lang: LangQuery = "en"
-) -> Response:
-    return await _act(backend, player, game_id, UNDO, body, lang)
+async def undo(caller: CallerDep, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+    return await _act(caller, game_id, UNDO, body, lang)
 
 
 @router.get(
     "/api/games/{game_id}/hint",
     responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no answer in time"}},
 )
-async def hint(
-    backend: BackendDep, player: PlayerDep, game_id: str, lang: LangQuery = "en"
-) -> HintOut:
+async def hint(caller: CallerDep, game_id: str, lang: LangQuery = "en") -> HintOut:
     _ = translator(lang)
     try:
-        game = backend.store.game(game_id, player)
+        game = caller.backend.store.game(game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
     if game.is_won:
         return HintOut(winnable=True, action=None, message=_("hint.won"))
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"))
-    answer = await backend.solvers.hint(game)
+    answer = await caller.backend.solvers.hint(game)
     if answer is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"))
     winnable, action = answer
@@ -305,7 +300,7 @@ async def hint(
 
 @router.get("/api/preview", responses=_ERRORS)
 async def preview(
-    backend: BackendDep,
+    caller: CallerDep,
     code: Annotated[str, Query(max_length=64)],
     actions: Annotated[str, Query(max_length=16 * 1024)] = "",
     lang: LangQuery = "en",
@@ -330,13 +325,14 @@ async def preview(
             turn = game.act(step)
     except IllegalMove as refusal:
         raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang)) from None
-    return _json(_state(backend.solvers, game, None, lang, turn=turn))
+    return _json(_state(caller.backend.solvers, game, None, lang, turn=turn))
 
 
 @router.get("/api/stats")
-async def read_stats(backend: BackendDep, player: PlayerDep, lang: LangQuery = "en") -> StatsPage:
+async def read_stats(caller: CallerDep, lang: LangQuery = "en") -> StatsPage:
     """Numbers only; ``lang`` is still checked, as on every route, so a wrong one is a 422."""
-    results = backend.store.results(player) if player else []
+    player = caller.player
+    results = caller.backend.store.results(player) if player else []
     return StatsPage(
         easy=_stats_out(statistics.summarize(results, Rules.EASY)),
         classic=_stats_out(statistics.summarize(results, Rules.CLASSIC)),
@@ -358,9 +354,10 @@ async def read_stats(backend: BackendDep, player: PlayerDep, lang: LangQuery = "
 @router.delete(
     "/api/stats", status_code=204, response_class=Response, responses={**_ERRORS, **_WRITE_ERRORS}
 )
-async def reset_stats(backend: BackendDep, player: PlayerDep) -> Response:
-    if player:
-        await backend.committer.durable(backend.store.stage_reset(player))
+async def reset_stats(caller: CallerDep) -> Response:
+    if caller.player:
+        backend = caller.backend
+        await backend.committer.durable(backend.store.stage_reset(caller.player))
     return Response(status_code=204)
 
 
