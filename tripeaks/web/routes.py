@@ -177,8 +177,10 @@ async def _act(
         raise _unknown_game(lang) from None
     except Refused as refused:
         raise _refusal(refused, backend.solvers, game_id, lang) from None
+    # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
+    reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
     await backend.committer.durable(applied.done)
-    return _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
+    return reply
 
 
 # Routes --------------------------------------------------------------------------------------
@@ -246,8 +248,8 @@ async def new_game(
     if player is None:
         player = new_id()
     created = backend.store.stage_create(player, code)
-    await backend.committer.durable(created.done)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
+    await backend.committer.durable(created.done)
     if fresh:
         response.set_cookie(COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict")
     return response
