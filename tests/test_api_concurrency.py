@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from test_api_support import count_commits
 
 from tripeaks.game import Action, Game
@@ -20,10 +21,16 @@ from tripeaks.web.app import create_app
 T = TypeVar("T")
 
 
-def run(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """asyncio.run in a thread of its own: another test in this worker may own a running loop."""
+def run(app: FastAPI, main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``main`` inside the app's lifespan (so its store and workers are closed after), with
+    asyncio.run in a thread of its own: another test in this worker may own a running loop."""
+
+    async def served() -> T:
+        async with app.router.lifespan_context(app):
+            return await main()
+
     with ThreadPoolExecutor(1) as thread:
-        return thread.submit(lambda: asyncio.run(main())).result()
+        return thread.submit(lambda: asyncio.run(served())).result()
 
 
 async def one_player(app: Any, seed: int) -> tuple[str, str, list[str]]:
@@ -61,7 +68,7 @@ def test_concurrent_players_each_get_exactly_their_actions(
     async def everyone() -> list[tuple[str, str, list[str]]]:
         return await asyncio.gather(*(one_player(app, seed) for seed in range(20)))
 
-    played = run(everyone)
+    played = run(app, everyone)
     print(
         f"{sum(batches)} changes in {sum(1 for b in batches if b)} commits, at most {max(batches)}"
     )
@@ -87,4 +94,4 @@ def test_two_tabs_sending_at_once_apply_one_action(tmp_path: Path) -> None:
             assert after["version"] == 1 and after["stock_size"] == 22
             return sorted(r.status_code for r in replies)
 
-    assert run(race) == [200, 409, 409, 409, 409, 409]
+    assert run(app, race) == [200, 409, 409, 409, 409, 409]

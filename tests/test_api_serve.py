@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import socket
 import sqlite3
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tripeaks import cli
-from tripeaks.i18n import LANGUAGES, translator
+from tripeaks.i18n import LANGUAGES, system_language, translator
 from tripeaks.store import Store
 from tripeaks.web import serve
 
@@ -109,7 +110,8 @@ def bad_databases(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 def test_an_unusable_database_stops_the_server_with_one_line(tmp_path: Path, kind: str) -> None:
     path, reason = bad_databases(tmp_path)[kind]
     argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--db", str(path)]
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60, env=env)
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"tripeaks: cannot use the database {path}: {reason}\n"
     assert "Traceback" not in done.stderr and done.stdout == ""
@@ -141,8 +143,29 @@ def test_a_store_that_fails_to_open_after_the_check_is_one_line_too(
         raise sqlite3.OperationalError("database is locked")
 
     monkeypatch.setattr("tripeaks.web.app.create_app", broken)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
     db = tmp_path / "games.db"
     assert cli.main(["serve", "--no-browser", "--port", "8123", "--db", str(db)]) == 1
     out = capsys.readouterr()
     assert out.err == f"tripeaks: cannot use the database {db}: database is locked\n"
     assert out.out == ""
+    monkeypatch.setenv("LC_ALL", "fi_FI.UTF-8")  # the console speaks the system's language
+    assert cli.main(["serve", "--no-browser", "--port", "8123", "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"tripeaks: tietokantaa {db} ei voi käyttää: database is locked\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "ca_ES.UTF-8"}, "ca"),
+        ({"LANG": "fi_FI.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "ca_ES.UTF-8", "LC_ALL": "fi_FI"}, "fi"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LC_ALL": "C"}, "en"),
+    ],
+)
+def test_the_console_language_follows_the_locale(environ: dict[str, str], lang: str) -> None:
+    assert system_language(environ) == lang

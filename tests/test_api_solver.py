@@ -31,8 +31,7 @@ HANG = 300.0
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """The app, its verdicts at normal priority: the test run keeps every core busy."""
-    with api(tmp_path / "games.db") as c:
-        solvers_of(c).idle_verdicts = False
+    with api(tmp_path / "games.db", idle_verdicts=False) as c:
         yield c
 
 
@@ -133,9 +132,8 @@ def test_verdicts_are_searched_only_on_idle_cpu(tmp_path: Path) -> None:
 
 def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     """Leaving the client runs the app's lifespan: the workers have exited, not just been told to."""
-    with api(tmp_path / "games.db") as client:
+    with api(tmp_path / "games.db", idle_verdicts=False) as client:
         solvers = solvers_of(client)
-        solvers.idle_verdicts = False
         state = new_game(client, WIN_CODE)
         assert client.get(f"/api/games/{state['id']}/hint").json()["winnable"] is True
         play_line(client, state, winning_line())  # near the end: the verdict worker starts

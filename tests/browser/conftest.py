@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +31,12 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 expect.set_options(timeout=10_000)
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from tripeaks.web.app import create_app
-
-    app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db")
-    # The run keeps every core busy: "idle" never comes.
-    app.state.backend.solvers.idle_verdicts = False
+@contextmanager
+def served(app: Any) -> Iterator[int]:
+    """Uvicorn serving ``app`` in a thread on a free loopback port; yields the port."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -49,10 +45,22 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    try:
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tripeaks.web.app import create_app
+
+    # The run keeps every core busy: "idle" never comes.
+    app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db", idle_verdicts=False)
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="session")

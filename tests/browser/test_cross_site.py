@@ -10,17 +10,14 @@ the requests a web page can make to another origin without being allowed to.
 from __future__ import annotations
 
 import json
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-import uvicorn
-from conftest import CHROMIUM, CHROMIUM_ARGS
+from conftest import CHROMIUM, CHROMIUM_ARGS, served
 from playwright.sync_api import APIRequestContext, Browser, BrowserContext, Page
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from test_api_support import WIN_CODE, winning_line
@@ -108,36 +105,17 @@ class Servers:
     watch: Watch
 
 
-def _serve_in_thread(app: Any) -> tuple[uvicorn.Server, threading.Thread, socket.socket]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    return server, thread, sock
-
-
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     """The game on a fresh database, watched, and the attacker's server on another port."""
     watch = Watch(create_app(tmp_path_factory.mktemp("cross") / "tripeaks.db"))
-    server, thread, sock = _serve_in_thread(watch)
-    hostile = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
-    hostile_thread = threading.Thread(target=hostile.serve_forever, daemon=True)
-    hostile_thread.start()
-    port = sock.getsockname()[1]
-    yield Servers(f"http://127.0.0.1:{port}", port, hostile.server_address[1], watch)
-    hostile.shutdown()
-    hostile.server_close()
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with served(watch) as port:
+        hostile = ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
+        hostile_thread = threading.Thread(target=hostile.serve_forever, daemon=True)
+        hostile_thread.start()
+        yield Servers(f"http://127.0.0.1:{port}", port, hostile.server_address[1], watch)
+        hostile.shutdown()
+        hostile.server_close()
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gettext
 import io
+import os
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -72,6 +74,17 @@ class Translator:
         """The form of ``key`` for ``n``, chosen by the catalog's plural rule; ``{n}`` is filled."""
         text = self._gnu.ngettext(key, key + ".plural", n)
         return text.format(n=n, **values)
+
+
+def system_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language of the system's locale (LC_ALL, LC_MESSAGES, LANG) if we speak it, else the
+    default: for what a command prints on the console, where no page says which language."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            lang = value.split(".")[0].split("_")[0].lower()
+            return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 @cache

@@ -20,11 +20,17 @@ from tripeaks.web.solving import Solvers
 
 
 def create_app(
-    db_path: str | Path, *, allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS
+    db_path: str | Path,
+    *,
+    allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
+    idle_verdicts: bool = True,
 ) -> FastAPI:
-    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one."""
+    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one.
+
+    ``idle_verdicts=False`` searches deal verdicts at normal priority (Solvers says when to).
+    """
     store = Store(db_path)
-    solvers = Solvers()
+    solvers = Solvers(idle_verdicts=idle_verdicts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -49,10 +50,27 @@ def error_response(
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
 
 
-def request_language(request: Request) -> str:
-    """The ``lang`` query parameter when it is one we speak, else the default."""
-    lang = request.query_params.get("lang", DEFAULT_LANGUAGE)
+def scope_language(scope: Scope) -> str:
+    """The ``lang`` query parameter when it is one we speak, else the default.
+
+    Read from the ASGI scope, so that middleware refusing a request before any route can use it.
+    """
+    query = scope.get("query_string", b"").decode("latin-1")
+    lang = next((v for k, v in parse_qsl(query) if k == "lang"), DEFAULT_LANGUAGE)
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def request_language(request: Request) -> str:
+    return scope_language(request.scope)
+
+
+async def refuse(
+    scope: Scope, receive: Receive, send: Send, status: int, reason: str, **headers: str
+) -> None:
+    """An Error reply sent straight from middleware: ``error.<reason>`` in the query's language."""
+    response = error_response(status, reason, translator(scope_language(scope))(f"error.{reason}"))
+    response.headers.update(headers)
+    await response(scope, receive, send)
 
 
 def _field(loc: tuple[object, ...]) -> str:
@@ -164,12 +182,4 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
-        lang = DEFAULT_LANGUAGE
-        for part in scope.get("query_string", b"").decode("latin-1").split("&"):
-            key, _sep, value = part.partition("=")
-            if key == "lang" and value in LANGUAGES:
-                lang = value
-        message = translator(lang)("error.body_too_large")
-        response = error_response(413, "body_too_large", message)
-        response.headers["connection"] = "close"
-        await response(scope, receive, send)
+        await refuse(scope, receive, send, 413, "body_too_large", connection="close")

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from ipaddress import AddressValueError, IPv6Address
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
-from tripeaks.web.errors import error_response
+from tripeaks.web.errors import refuse
 
 DEFAULT_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
 """Host names the server answers to on loopback; ``--host`` and ``--allowed-host`` add to them.
@@ -84,7 +83,7 @@ class TrustedHosts:
             if scope.get(_TRUSTED):
                 await send(message)
             elif message["type"] == "http.response.start":  # the middleware's own refusal
-                await _refuse(scope, receive, send, 400, "bad_host")
+                await refuse(scope, receive, send, 400, "bad_host")
 
         await self.check(scope, receive, send_or_refuse)
 
@@ -105,11 +104,11 @@ class CrossSiteWrites:
             return
         headers = Headers(scope=scope)
         if _foreign(scope, headers):
-            await _refuse(scope, receive, send, 403, "cross_site")
+            await refuse(scope, receive, send, 403, "cross_site")
             return
         media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
         if media_type != JSON:
-            await _refuse(scope, receive, send, 415, "unsupported_media_type")
+            await refuse(scope, receive, send, 415, "unsupported_media_type")
             return
         await self.app(scope, receive, send)
 
@@ -138,13 +137,3 @@ def _origin(text: str) -> tuple[str, str, int] | None:
     if parts.username is not None or parts.query or parts.fragment:
         return None
     return scheme, parts.hostname.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
-
-
-async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, reason: str) -> None:
-    """The Error reply, in the ``lang`` of the query string; the request goes no further."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    lang = next((v for k, v in parse_qsl(query) if k == "lang"), DEFAULT_LANGUAGE)
-    if lang not in LANGUAGES:
-        lang = DEFAULT_LANGUAGE
-    response = error_response(status, reason, translator(lang)(f"error.{reason}"))
-    await response(scope, receive, send)

@@ -13,6 +13,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from tripeaks.i18n import system_language, translator
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 PORT_TRIES = 100
@@ -80,14 +82,15 @@ def run(args: argparse.Namespace) -> int:
         except (sqlite3.Error, OSError) as error:
             problem = _reason(error)
     if problem is not None:
-        print(f"tripeaks: cannot use the database {db}: {problem}", file=sys.stderr, flush=True)
+        words = translator(system_language())("serve.no_database", db=db, problem=problem)
+        print(words, file=sys.stderr, flush=True)
         return 1
     _settle_the_heap()
     server = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     )
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
-    print(f"TriPeaks: {url}  (games in {db}; Ctrl+C stops)", flush=True)
+    print(translator(system_language())("serve.started", url=url, db=db), flush=True)
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()

@@ -48,12 +48,11 @@ class Solvers:
     use raises ``RuntimeError`` rather than quietly spawning workers nobody would close.
     """
 
-    idle_verdicts = True
-    """Verdicts at idle CPU priority (see solver_worker.idle_priority). Set it False before the
-    first verdict where every core is kept busy on purpose, as in a test run: "idle" there can
-    mean minutes (50 ms of CPU took 16 s beside four busy loops on two cores)."""
-
-    def __init__(self) -> None:
+    def __init__(self, *, idle_verdicts: bool = True) -> None:
+        self.idle_verdicts = idle_verdicts
+        """Verdicts at idle CPU priority (see solver_worker.idle_priority). False where every core
+        is kept busy on purpose, as in a test run: "idle" there can mean minutes (50 ms of CPU took
+        16 s beside four busy loops on two cores)."""
         self._lock = threading.RLock()
         """Reentrant: a future that is already done runs its callback at once, under the lock."""
         self._pools: dict[Kind, ProcessPoolExecutor] = {}
