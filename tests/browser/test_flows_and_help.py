@@ -193,10 +193,15 @@ def test_axe_finds_nothing_on_the_new_help(new_page, theme):
 # ---- The first game's guide -------------------------------------------------------------------
 
 
-def guide_requests(page: Page) -> list[str]:
-    seen: list[str] = []
-    page.on("request", lambda r: seen.append(r.url) if "guide.js" in r.url else None)
-    return seen
+def assert_no_guide_after_reload(page: Page) -> None:
+    """Once seen, the guide is gone for good: after a reload guide.js is not even fetched."""
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url) if "guide.js" in r.url else None)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_load_state("networkidle")
+    assert requested == []
+    expect(page.locator("#guide")).to_have_count(0)
 
 
 def test_the_guide_shows_on_the_first_game_and_never_again(new_page):
@@ -238,13 +243,7 @@ def test_the_guide_shows_on_the_first_game_and_never_again(new_page):
     expect(page.locator(".guided")).to_have_count(0)
     assert page.evaluate("localStorage.getItem('tripeaks.guide')") == "done"
     assert page.evaluate("document.activeElement.closest('#board') !== null")
-    # Gone after a reload: guide.js is not even fetched.
-    requested = guide_requests(page)
-    page.reload()
-    page.wait_for_selector("body[data-ready]")
-    page.wait_for_load_state("networkidle")
-    assert requested == []
-    expect(page.locator("#guide")).to_have_count(0)
+    assert_no_guide_after_reload(page)
 
 
 def test_the_guide_is_dismissed_by_escape_or_skip_and_lets_the_game_go_on(new_page):
@@ -268,12 +267,7 @@ def test_the_guide_is_dismissed_by_escape_or_skip_and_lets_the_game_go_on(new_pa
     expect(other.locator("#guide")).to_be_visible()
     other.locator("#guide").get_by_role("button", name="Skip").click()
     expect(other.locator("#guide")).to_have_count(0)
-    requested = guide_requests(other)
-    other.reload()
-    other.wait_for_selector("body[data-ready]")
-    other.wait_for_load_state("networkidle")
-    assert requested == []
-    expect(other.locator("#guide")).to_have_count(0)
+    assert_no_guide_after_reload(other)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
