@@ -279,3 +279,38 @@ def test_sound_and_vibration_switches_persist_and_sound_waits_for_a_gesture(new_
     page.reload()
     page.wait_for_selector("body[data-ready]")
     expect(open_settings(page).get_by_role("checkbox", name="Sound")).to_be_checked()
+
+
+_SOUND_FIGURES = """async () => {
+  const { renderSound } = await import('/static/js/sound.js');
+  const out = {};
+  for (const name of ['place', 'turn', 'draw', 'refused', 'peak', 'win']) {
+    const x = await renderSound(name, 0, 2.5, 44100);
+    let peak = 0, first = -1, last = 0, crossings = 0;
+    for (let i = 0; i < x.length; i++) {
+      const a = Math.abs(x[i]);
+      if (a > peak) peak = a;
+      if (a > 0.01 && first < 0) first = i;
+      if (a > 0.001) last = i;
+      if (i && (x[i] >= 0) !== (x[i - 1] >= 0)) crossings++;
+    }
+    out[name] = { peak, start: first / 44100, end: last / 44100, pitch: crossings / 2 / (last / 44100) };
+  }
+  return out;
+}"""
+
+
+def test_every_sound_is_short_clean_and_its_own(new_page):
+    """Each sound rendered offline (OfflineAudioContext): it starts at once, is never clipped, ends
+    soon, and the card sounds differ in brightness (zero crossings a second, a rough pitch)."""
+    page = new_page()
+    figures = page.evaluate(_SOUND_FIGURES)
+    longest = {"place": 0.3, "turn": 0.3, "draw": 0.3, "refused": 0.3, "peak": 0.8, "win": 2.2}
+    for name, most in longest.items():
+        f = figures[name]
+        assert 0.05 < f["peak"] < 0.9, (name, f)  # heard, and far from clipping
+        assert 0 <= f["start"] < 0.015, (name, f)  # no silence before the sound
+        assert 0.02 < f["end"] <= most, (name, f)
+    pitch = {name: figures[name]["pitch"] for name in figures}
+    assert pitch["turn"] > pitch["draw"] > pitch["place"] > pitch["refused"], pitch
+    assert figures["win"]["end"] > figures["peak"]["end"] > figures["draw"]["end"]

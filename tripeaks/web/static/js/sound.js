@@ -5,7 +5,23 @@
 import { setSetting, state } from "./state.js";
 
 let ctx = null;
-let noise = null;
+const noises = new WeakMap();
+
+/** One second of white noise per context: the papery part of every card sound. */
+function noiseOf(c) {
+  let noise = noises.get(c);
+  if (!noise) {
+    noise = c.createBuffer(1, c.sampleRate, c.sampleRate);
+    const data = noise.getChannelData(0);
+    let seed = 7;
+    for (let i = 0; i < data.length; i += 1) {
+      seed = (seed * 16807) % 2147483647;
+      data[i] = (seed / 2147483647) * 2 - 1;
+    }
+    noises.set(c, noise);
+  }
+  return noise;
+}
 
 function context() {
   if (!state.settings.sound) return null;
@@ -16,14 +32,6 @@ function context() {
       ctx = new Audio({ latencyHint: "interactive" });
     } catch {
       return null;
-    }
-    // one second of white noise: the papery part of every card sound
-    noise = ctx.createBuffer(1, ctx.sampleRate, ctx.sampleRate);
-    const data = noise.getChannelData(0);
-    let seed = 7;
-    for (let i = 0; i < data.length; i += 1) {
-      seed = (seed * 16807) % 2147483647;
-      data[i] = (seed / 2147483647) * 2 - 1;
     }
   }
   if (ctx.state === "suspended") ctx.resume();
@@ -45,7 +53,7 @@ addEventListener("keydown", unlock, { capture: true, passive: true });
 /** A burst of filtered noise: a card touching felt or another card. */
 function rustle(c, at, { length, freq, q = 1.2, gain = 0.5, sweep = null, type = "bandpass" }) {
   const src = c.createBufferSource();
-  src.buffer = noise;
+  src.buffer = noiseOf(c);
   const filter = c.createBiquadFilter();
   filter.type = type;
   filter.frequency.setValueAtTime(freq, at);
@@ -121,6 +129,13 @@ export function sound(name, arg) {
   } catch {
     /* a sound is never worth an error */
   }
+}
+
+/** A sound rendered offline, not heard: its samples, for checking what each one sounds like. */
+export async function renderSound(name, arg, seconds = 2.5, rate = 44100) {
+  const c = new OfflineAudioContext(1, Math.round(seconds * rate), rate);
+  SOUNDS[name](c, 0, arg);
+  return (await c.startRendering()).getChannelData(0);
 }
 
 /** A refused tap on a phone: a short buzz when Vibration is on. */
