@@ -364,3 +364,14 @@ def test_the_statistics_show_the_longest_card_streak(new_page, artifacts):
     server = page.request.get("/api/stats").json()
     assert server["easy"]["longest_card_streak"] == 3
     assert server["classic"]["longest_card_streak"] is None
+
+
+def test_the_page_shows_no_word_before_its_catalog_and_is_busy_until_ready(new_page):
+    """What shows before the catalogs arrive is in no language: card backs breathing, main busy."""
+    page = new_page()
+    html = page.request.get("/").text()
+    assert re.search(r'<main [^>]*aria-busy="true"', html)
+    loading = re.search(r'<div class="loading" id="loading"[^>]*>(.*?)</div>', html, re.S)
+    assert loading and re.sub(r"<[^>]+>", "", loading.group(1)).strip() == ""
+    expect(page.locator("#loading")).to_have_count(0)
+    expect(page.locator("main")).not_to_have_attribute("aria-busy", "true")

@@ -52,6 +52,7 @@ async function boot() {
   build(state.layout);
   await game.resume();
   $("#loading").remove();
+  document.querySelector("main").removeAttribute("aria-busy");
   document.body.dataset.ready = "true";
 }
 
