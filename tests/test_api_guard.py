@@ -267,3 +267,33 @@ def test_a_host_name_that_can_never_match_is_refused_at_start(
         assert "--allowed-host" in capsys.readouterr().err
     assert guard.host_pattern("[::1]") == guard.host_pattern("::1") == "[::1]"
     assert guard.host_pattern("*.Example.com") == "*.example.com"
+
+
+def test_every_reply_carries_the_security_headers(client: TestClient) -> None:
+    """The page, the API, static files and refusals (even of a foreign host) alike."""
+    state = new_game(client)
+    replies = {
+        "page": client.get("/"),
+        "static": client.get("/static/app.css"),
+        "state": client.get(f"/api/games/{state['id']}"),
+        "not found": client.get("/api/nowhere"),
+        "cross-site": client.post("/api/games", json={}, headers={"sec-fetch-site": "cross-site"}),
+        "foreign host": client.get("/", headers={"host": "evil.example"}),
+    }
+    assert [r.status_code for r in replies.values()] == [200, 200, 200, 404, 403, 400]
+    for name, reply in replies.items():
+        policy = reply.headers.get("content-security-policy", "")
+        assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, name
+        assert "script-src 'self'" in policy and "'unsafe-eval'" not in policy, name
+        assert reply.headers["x-content-type-options"] == "nosniff", name
+        assert reply.headers["referrer-policy"] == "no-referrer", name
+        assert reply.headers["x-frame-options"] == "DENY", name
+
+
+def test_no_page_loads_anything_from_another_host(client: TestClient) -> None:
+    """Swagger UI and ReDoc would fetch their scripts from a CDN: they are off; the schema stays."""
+    assert client.get("/docs").status_code == 404
+    assert client.get("/redoc").status_code == 404
+    assert client.get("/openapi.json").json()["info"]["title"] == "TriPeaks"
+    page = client.get("/").text
+    assert "http://" not in page and "https://" not in page

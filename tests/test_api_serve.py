@@ -169,3 +169,33 @@ def test_a_store_that_fails_to_open_after_the_check_is_one_line_too(
 )
 def test_the_console_language_follows_the_locale(environ: dict[str, str], lang: str) -> None:
     assert system_language(environ) == lang
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    """Two servers on one SQLite file would serve each other's games stale: the second stops."""
+    db = tmp_path / "games.db"
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    first = subprocess.Popen(
+        [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        assert first.stdout is not None
+        assert first.stdout.readline().startswith("TriPeaks: http://127.0.0.1:")
+        argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--db", str(db)]
+        second = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=60, env=env)
+        assert second.returncode == 1
+        assert second.stderr == (
+            f"tripeaks: another tripeaks server (process {first.pid}) is using the database"
+            f" {db}; stop it, or give this one another --db\n"
+        )
+        assert second.stdout == ""
+    finally:
+        first.terminate()
+        first.wait(timeout=20)
+    claim, holder = serve.claim_database(db)  # the first one's lock went with it
+    assert claim is not None and holder == str(os.getpid())
+    claim.close()

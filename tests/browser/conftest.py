@@ -126,6 +126,11 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # Anything the Content-Security-Policy blocked is an error of the page too.
+        page.on(
+            "console",
+            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
         page.errors = errors  # type: ignore[attr-defined]
         page.goto("/")
         page.wait_for_selector("body[data-ready]")

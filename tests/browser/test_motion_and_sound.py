@@ -6,6 +6,8 @@ animation is recorded (Element.animate) so that a test can say which kinds ran; 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Page, expect
 from tripeaks_page import (
@@ -44,8 +46,14 @@ def recorded(page: Page) -> list[dict[str, str]]:
 
 
 def settle(page: Page) -> None:
-    """Every animation has ended (a CSS animation that keeps its last frame stays listed, finished)."""
-    page.wait_for_function(SETTLED)
+    """Every animation has ended (a CSS animation that keeps its last frame stays listed, finished).
+
+    Polled with evaluate: wait_for_function compiles its predicate with eval in the page, which the
+    page's Content-Security-Policy refuses."""
+    deadline = time.monotonic() + 10
+    while not page.evaluate(SETTLED):
+        assert time.monotonic() < deadline, "animations still running after 10 s"
+        page.wait_for_timeout(50)
 
 
 def do(page: Page, code: str, done: list[Action], action: Action, tap: bool = False) -> None:

@@ -45,6 +45,10 @@ def create_app(
         version="1",
         description="The JSON API between the TriPeaks server and its page (docs/api.md).",
         lifespan=lifespan,
+        # Swagger UI and ReDoc load their scripts from a CDN: no page of ours does. The schema stays
+        # at /openapi.json; docs/api.md is the reference.
+        docs_url=None,
+        redoc_url=None,
         routes=router.routes,  # the app's own routes: include_router adds a matching layer per request
     )
     app.state.backend = Backend(store, Committer(store), solvers)

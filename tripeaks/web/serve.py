@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import socket
 import sqlite3
 import sys
@@ -11,7 +12,7 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from tripeaks.i18n import system_language, translator
 
@@ -76,14 +77,22 @@ def run(args: argparse.Namespace) -> int:
     port: int = args.port if args.port is not None else free_port(host)
     db: Path = args.db if args.db is not None else default_db()
     problem = check_database(db)
-    if problem is None:
-        try:
-            app = create_app(db, allowed_hosts=allowed_hosts(host, args.allowed_host))
-        except (sqlite3.Error, OSError) as error:
-            problem = _reason(error)
     if problem is not None:
-        words = translator(system_language())("serve.no_database", db=db, problem=problem)
-        print(words, file=sys.stderr, flush=True)
+        _say("serve.no_database", db=db, problem=problem)
+        return 1
+    try:
+        claim, holder = claim_database(db)
+    except OSError as error:
+        _say("serve.no_database", db=db, problem=_reason(error))
+        return 1
+    if claim is None:
+        _say("serve.db_in_use", db=db, pid=holder)
+        return 1
+    try:
+        app = create_app(db, allowed_hosts=allowed_hosts(host, args.allowed_host))
+    except (sqlite3.Error, OSError) as error:
+        claim.close()
+        _say("serve.no_database", db=db, problem=_reason(error))
         return 1
     _settle_the_heap()
     server = uvicorn.Server(
@@ -94,7 +103,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()
+    claim.close()  # the lock goes with it
     return 0
+
+
+def _say(key: str, **values: object) -> None:
+    """A line on stderr for whoever started the server, in the system's language."""
+    print(translator(system_language())(key, **values), file=sys.stderr, flush=True)
 
 
 def allowed_hosts(host: str, extra: list[str]) -> list[str]:
@@ -144,6 +159,31 @@ def check_database(path: Path) -> str | None:
     except (sqlite3.Error, OSError) as error:
         return _reason(error)
     return None
+
+
+def claim_database(path: Path) -> tuple[TextIO | None, str]:
+    """This server's claim on ``path``: an exclusive lock on ``PATH.lock``, held while it runs.
+
+    Two servers on one SQLite file would each keep games in memory that the other changes, and fail
+    each other's group commits. The lock is on a file of its own: SQLite's locks on the database
+    itself are dropped when any other handle of the same process on that file closes. Returns the
+    open lock file (keep it open), or None and the process id written by the server that holds it.
+    """
+    import fcntl
+
+    handle = path.with_name(path.name + ".lock").open("a+", encoding="ascii")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "?"
+        handle.close()
+        return None, holder
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle, str(os.getpid())
 
 
 def _reason(error: Exception) -> str:
