@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
 from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.i18n import translator
 from tripeaks.layout import COVERED_BY, TABLEAU_SIZE
 
 
@@ -344,3 +345,22 @@ def test_game_ids_are_long_and_random(client: TestClient) -> None:
     ids = {new_game(client)["id"] for _ in range(20)}
     assert len(ids) == 20
     assert all(len(i) >= 22 for i in ids)  # >= 128 bits in base64url
+
+
+def test_a_game_whose_log_is_full_refuses_with_too_long(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked with a short limit (the rule itself is tested in test_game.py): 422, nothing kept."""
+    monkeypatch.setattr("tripeaks.game.ACTION_LIMIT", 6)
+    with api(tmp_path / "games.db") as client:
+        state = new_game(client, WIN_CODE)
+        for action in [DRAW, UNDO] * 3:
+            state = send(client, state, action).json()
+        reply = send(client, state, DRAW, "fi")
+        assert reply.status_code == 422
+        assert reply.json()["error"] == {
+            "reason": "too_long",
+            "message": translator("fi")("error.too_long"),
+        }
+        assert reply.json()["state"]["version"] == 6
+        assert client.get(f"/api/games/{state['id']}").json()["version"] == 6

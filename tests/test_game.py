@@ -4,7 +4,7 @@ import pytest
 from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game
 
 from tripeaks import DRAW, UNDO, Action, Card, Game, IllegalMove, Reason, Rules, Slot, Status
-from tripeaks.game import UNDO_LIMIT
+from tripeaks.game import ACTION_LIMIT, UNDO_LIMIT
 from tripeaks.layout import ROWS, position
 
 
@@ -240,3 +240,26 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
     assert game.card_at(A_SPADES) is not None and game.card_at(K_CLUBS) is None
     assert (game.score, game.moves, game.actions) == (499, 1, (Action.play(K_CLUBS),))
     assert game.can_undo
+
+
+def test_a_game_takes_no_action_once_its_log_is_full() -> None:
+    """An endless draw/undo loop stops at ACTION_LIMIT; the refusal changes nothing at all."""
+    game = example_game()
+    while len(game.actions) < ACTION_LIMIT:
+        game.apply("draw" if len(game.actions) % 2 == 0 else "undo")
+    before = (game.present, game.drawn, list(game.discard), game.score, game.moves, game.actions)
+    for attempt in (lambda: game.draw(), lambda: game.undo(), lambda: game.play(K_CLUBS)):
+        with pytest.raises(IllegalMove) as refused:
+            attempt()
+        assert refused.value.reason is Reason.TOO_LONG
+    assert before == (game.present, game.drawn, game.discard, game.score, game.moves, game.actions)
+    assert game.copy().action_limit == ACTION_LIMIT
+
+
+def test_a_longer_log_stored_by_an_older_version_still_replays() -> None:
+    log = ["draw", "undo"] * (ACTION_LIMIT // 2 + 5)
+    game = Game.replay("TP1-E-AAAAAAB", log)
+    assert len(game.actions) == len(log)
+    with pytest.raises(IllegalMove) as refused:
+        game.draw()
+    assert refused.value.reason is Reason.TOO_LONG

@@ -1,10 +1,16 @@
 """A tiny depth-first search over the engine, for tests that need a won game without the solver."""
 
+import sys
+
 from tripeaks import DRAW, Action, Game
 
 
 def find_win(game: Game, limit: int = 200_000) -> list[Action] | None:
-    """Some winning line from the game's current state (not the best), or None."""
+    """Some winning line from the game's current state (not the best), or None.
+
+    The search plays and undoes on ``game`` itself, so its log grows past ACTION_LIMIT: the limit is
+    for games that are kept, and is lifted here."""
+    game.action_limit = sys.maxsize
     failed: set[tuple[int, int, int]] = set()
     line: list[Action] = []
     budget = [limit]

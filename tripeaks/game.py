@@ -21,6 +21,9 @@ from tripeaks.rules import Rules
 
 UNDO_LIMIT = 100
 """How many of the most recent actions can be taken back."""
+ACTION_LIMIT = 5_000
+"""The longest a game's log may grow (plays, draws and undos together). A real game ends far below it;
+an endless draw/undo loop would otherwise grow it, and every replay and hint with it, without bound."""
 NEAR_THE_END_REMOVED = 20
 NEAR_THE_END_STOCK = 4
 """A game is near its end once this many cards are off the tableau or fewer are left in the stock."""
@@ -36,6 +39,7 @@ class Reason(Enum):
     NOTHING_TO_UNDO = "error.nothing_to_undo"
     GAME_OVER = "error.game_over"
     NO_SUCH_POSITION = "error.no_such_position"
+    TOO_LONG = "error.too_long"
 
 
 class IllegalMove(Exception):
@@ -201,6 +205,8 @@ class Game:
         """Set by :meth:`leave`; a left game refuses every action."""
         self._done: deque[_Done] = deque(maxlen=UNDO_LIMIT)
         self._log: list[Action] = []
+        self.action_limit = ACTION_LIMIT
+        """ACTION_LIMIT, or more for a game replayed from a longer log an older version let grow."""
 
     # Construction -------------------------------------------------------------------------
 
@@ -226,7 +232,9 @@ class Game:
     def replay(cls, code: GameCode | str, actions: Iterable[Action | str]) -> Game:
         """Rebuild a game from its code and its action log; an illegal step raises IllegalMove."""
         game = cls.new(code)
-        for action in actions:
+        steps = list(actions)
+        game.action_limit = max(ACTION_LIMIT, len(steps))
+        for action in steps:
             game.apply(action)
         return game
 
@@ -240,6 +248,7 @@ class Game:
         twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
         twin._done = self._done.copy()
         twin._log = list(self._log)
+        twin.action_limit = self.action_limit
         return twin
 
     # What the player sees -----------------------------------------------------------------
@@ -386,6 +395,8 @@ class Game:
     def _play(self, pos: int) -> Turn:
         if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
+        if len(self._log) >= self.action_limit:
+            raise IllegalMove(Reason.TOO_LONG)
         if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
             raise IllegalMove(Reason.NO_SUCH_POSITION)
         if not self.present >> pos & 1:
@@ -415,6 +426,8 @@ class Game:
     def _draw(self) -> Turn:
         if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
+        if len(self._log) >= self.action_limit:
+            raise IllegalMove(Reason.TOO_LONG)
         if not self.stock_size:
             raise IllegalMove(Reason.STOCK_EMPTY)
         before = self.score
@@ -429,6 +442,8 @@ class Game:
     def _undo(self) -> Turn:
         if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
+        if len(self._log) >= self.action_limit:
+            raise IllegalMove(Reason.TOO_LONG)
         if not self._done:
             raise IllegalMove(Reason.NOTHING_TO_UNDO)
         done = self._done.pop()
