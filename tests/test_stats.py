@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,8 @@ from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, sen
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, Game
 from tripeaks.rules import Rules
-from tripeaks.stats import recent, summarize
-from tripeaks.store import Result
+from tripeaks.stats import figures, fold, recent, summarize
+from tripeaks.store import Result, Store
 
 
 def result(outcome: str, score: int = 500, rules: str = "E") -> Result:
@@ -188,3 +189,40 @@ def test_a_database_made_before_card_streaks_gets_the_column(tmp_path: Path) -> 
     store = Store(db)
     assert [(r.outcome, r.score, r.streak) for r in store.results("p")] == [("won", 760, 0)]
     store.close()
+    # ...and its statistics, kept as running totals since, are rebuilt from those results
+    store = Store(db)
+    assert store.totals("p") == {Rules.EASY: fold(store.results("p"), Rules.EASY)}
+    assert figures(store.totals("p")[Rules.EASY]).best_score == 760
+    store.close()
+
+
+def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
+    """After wins, losses, a reset and more games, and after the totals are rebuilt from scratch."""
+    import sqlite3
+
+    db = tmp_path / "games.db"
+    with api(db) as client:
+        win(client)
+        win(client)
+        get_stuck(client)
+        new_game(client)  # the stuck one counts lost
+        assert client.delete("/api/stats", headers={"content-type": "application/json"}).is_success
+        get_stuck(client)
+        win(client)  # the stuck one counts lost, then a win: a streak of one
+        short = new_game(client, WIN_CODE)
+        send(client, short, winning_line()[0])
+        win(client)  # the short one counts lost
+        shown = client.get("/api/stats").json()
+        player = client.cookies["tripeaks_player"]
+    store = Store(db)
+    log = store.results(player)
+    assert [r.outcome for r in log] == ["lost", "won", "lost", "won"]
+    assert store.totals(player) == {Rules.EASY: fold(log, Rules.EASY)}
+    assert shown["easy"] == {**asdict(summarize(log, Rules.EASY))}
+    assert shown["recent"][0]["outcome"] == "won" and len(shown["recent"]) == 4
+    store.close()
+    with sqlite3.connect(db) as old:  # as a database made before the totals were kept
+        old.execute("DROP TABLE totals")
+    with api(db) as client:
+        client.cookies.set("tripeaks_player", player)
+        assert client.get("/api/stats").json() == shown

@@ -20,11 +20,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
+from tripeaks.rules import Rules
+from tripeaks.stats import Totals, count
 
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
@@ -62,10 +64,25 @@ CREATE TABLE IF NOT EXISTS results (
     streak INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS results_player ON results (player, seq);
+CREATE TABLE IF NOT EXISTS totals (
+    player TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    played INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    won_score_sum INTEGER NOT NULL,
+    best_score INTEGER,
+    current_streak INTEGER NOT NULL,
+    best_streak INTEGER NOT NULL,
+    longest_card_streak INTEGER,
+    PRIMARY KEY (player, rules)
+) WITHOUT ROWID;
 """
 """``games.version`` is the length of the log (kept to check a replay); ``settled`` is set once the
 game is over: won, or left for another game (``status`` then says which). ``results.streak`` is
-the game's longest run of removals."""
+the game's longest run of removals. ``totals`` holds each player's statistics per rules (the rules
+letter of the code), folded in as each game is counted (stats.count)."""
+
+_TOTALS = tuple(f.name for f in fields(Totals))
 
 _MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
 """Columns added since the first schema: a database made before them gets them at start-up."""
@@ -207,8 +224,11 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _connect(self.path)
+        had_totals = _has_table(self._writer, "totals")
         self._writer.executescript(_SCHEMA)
         _migrate(self._writer)
+        if not had_totals:
+            _rebuild_totals(self._writer)
         self._reader = _connect(self.path)
         self._lock = threading.Lock()
         """Guards memory (cache, staged changes) and the reader connection."""
@@ -308,9 +328,12 @@ class Store:
     def stage_reset(self, player: str) -> Future[None]:
         """Forget the player's counted games."""
         with self._lock:
-            return self._stage(
-                lambda db: db.execute("DELETE FROM results WHERE player = ?", (player,)), ()
-            ).done
+
+            def write(db: sqlite3.Connection) -> None:
+                db.execute("DELETE FROM results WHERE player = ?", (player,))
+                db.execute("DELETE FROM totals WHERE player = ?", (player,))
+
+            return self._stage(write, ()).done
 
     def flush(self) -> list[Change]:
         """Commit everything staged in one transaction and settle each change's completion.
@@ -381,6 +404,24 @@ class Store:
                 "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
                 " ORDER BY seq",
                 (player,),
+            ).fetchall()
+        return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+
+    def totals(self, player: str) -> dict[Rules, Totals]:
+        """The player's kept statistics per rules (committed); rules never played are absent."""
+        with self._lock:
+            rows = self._reader.execute(
+                f"SELECT rules, {', '.join(_TOTALS)} FROM totals WHERE player = ?", (player,)
+            ).fetchall()
+        return {Rules(rules): Totals(*values) for rules, *values in rows}
+
+    def recent(self, player: str, limit: int) -> list[Result]:
+        """The player's latest counted games (committed), newest first."""
+        with self._lock:
+            rows = self._reader.execute(
+                "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
+                " ORDER BY seq DESC LIMIT ?",
+                (player, limit),
             ).fetchall()
         return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
 
@@ -512,11 +553,53 @@ def _unavailable(error: BaseException) -> bool:
 
 def _count(db: sqlite3.Connection, player: str, game_id: str, game: Game, outcome: str) -> None:
     """One result per game: a game settled once is never counted again."""
-    db.execute(
+    inserted = db.execute(
         "INSERT OR IGNORE INTO results"
         " (player, game, code, outcome, score, finished_at, streak) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (player, game_id, str(game.code), outcome, game.score, time.time(), game.longest_streak),
+    ).rowcount
+    if inserted:
+        _add_to_totals(db, player, game.rules, outcome, game.score, game.longest_streak)
+
+
+def _add_to_totals(
+    db: sqlite3.Connection, player: str, rules: Rules, outcome: str, score: int, streak: int
+) -> None:
+    row = db.execute(
+        f"SELECT {', '.join(_TOTALS)} FROM totals WHERE player = ? AND rules = ?",
+        (player, rules.value),
+    ).fetchone()
+    totals = count(Totals(*row) if row else Totals(), outcome, score, streak)
+    db.execute(
+        f"INSERT OR REPLACE INTO totals (player, rules, {', '.join(_TOTALS)})"
+        f" VALUES (?, ?, {', '.join('?' * len(_TOTALS))})",
+        (player, rules.value, *astuple(totals)),
     )
+
+
+def _has_table(db: sqlite3.Connection, name: str) -> bool:
+    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+    return found.fetchone() is not None
+
+
+def _rebuild_totals(db: sqlite3.Connection) -> None:
+    """Fold every counted game into the totals: for a database made before they were kept."""
+    rows = db.execute(
+        "SELECT player, code, outcome, score, streak FROM results ORDER BY seq"
+    ).fetchall()
+    if not rows:
+        return
+    totals: dict[tuple[str, Rules], Totals] = {}
+    for player, code, outcome, score, streak in rows:
+        key = (player, GameCode.parse(code).rules)
+        totals[key] = count(totals.get(key, Totals()), outcome, score, streak)
+    db.execute("BEGIN IMMEDIATE")
+    db.executemany(
+        f"INSERT OR REPLACE INTO totals (player, rules, {', '.join(_TOTALS)})"
+        f" VALUES (?, ?, {', '.join('?' * len(_TOTALS))})",
+        [(p, r.value, *astuple(t)) for (p, r), t in totals.items()],
+    )
+    db.execute("COMMIT")
 
 
 def _migrate(db: sqlite3.Connection) -> None:

@@ -333,11 +333,12 @@ async def preview(
 @router.get("/api/stats")
 async def read_stats(caller: CallerDep, lang: LangQuery = "en") -> StatsPage:
     """Numbers only; ``lang`` is still checked, as on every route, so a wrong one is a 422."""
-    player = caller.player
-    results = caller.backend.store.results(player) if player else []
+    player, store = caller.player, caller.backend.store
+    totals = store.totals(player) if player else {}
+    latest = store.recent(player, statistics.RECENT) if player else []
     return StatsPage(
-        easy=_stats_out(statistics.summarize(results, Rules.EASY)),
-        classic=_stats_out(statistics.summarize(results, Rules.CLASSIC)),
+        easy=_stats_out(statistics.figures(totals.get(Rules.EASY, statistics.Totals()))),
+        classic=_stats_out(statistics.figures(totals.get(Rules.CLASSIC, statistics.Totals()))),
         recent=[
             RecentOut(
                 code=str(r.code),
@@ -348,7 +349,7 @@ async def read_stats(caller: CallerDep, lang: LangQuery = "en") -> StatsPage:
                     timespec="seconds"
                 ),
             )
-            for r in statistics.recent(results)
+            for r in latest
         ],
     )
 
