@@ -106,7 +106,17 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "blink.user_timing",
+    "toplevel",
+    "v8.execute",
+    "disabled-by-default-devtools.timeline.stack",
+]
+
+
+def play(browser: Any, base: str, throttle: float, trace: Path | None = None) -> dict[str, Any]:
     context = browser.new_context(
         base_url=base,
         viewport={"width": 390, "height": 844},
@@ -125,6 +135,8 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.evaluate(PROBE)
     page.wait_for_timeout(300)
+    if trace:
+        browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
     windows: dict[str, list[tuple[float, float]]] = {
         "flight": [],
         "flip": [],
@@ -155,6 +167,8 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
     page.wait_for_function("document.querySelector('#moves').textContent === '0'")
     windows["deal"].append((start, page.evaluate("window.settled()")))
     data: dict[str, Any] = page.evaluate("window.bench")
+    if trace:
+        browser.stop_tracing()
     context.close()
     data["windows"] = windows
     return data
@@ -165,6 +179,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="also write a Chrome trace of the play (open it in DevTools' Performance panel)",
+    )
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -173,7 +193,7 @@ def main() -> None:
     ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         static, api, files = first_load(browser, base)
-        data = play(browser, base, args.throttle)
+        data = play(browser, base, args.throttle, args.trace)
         browser.close()
 
     print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")

@@ -15,6 +15,70 @@ let rover = null; // the one board control in the tab order
 /** Draw the 28 places once, where GET /api/layout puts them. */
 export function build(layout) {
   buildTableau($("#tableau"), layout, true).forEach((el, pos) => (cards[pos] = el));
+  cols = Math.max(...layout.map((p) => p.x)) + 1;
+  rows = Math.max(...layout.map((p) => p.y));
+  for (const p of layout) if (cards[p.pos]) grid.set(cards[p.pos], p);
+  const sizes = new ResizeObserver((entries) => {
+    places = measure(); // layout is clean here: this read costs nothing
+    for (const entry of entries) {
+      const width = entry.borderBoxSize[0].inlineSize;
+      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
+      else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
+    }
+  });
+  for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
+}
+
+// A card's face has two looks, small and large (.wide-card: app.css), chosen by its width: set here once
+// per change of size (a ResizeObserver, no layout read), not by a size container on every card.
+let cols = 10;
+let rows = 3;
+export const isWide = (width) => width - 2 >= 70;
+function wideFaces(elements, width) {
+  const wide = isWide(width);
+  for (const el of elements) if (el) el.classList.toggle("wide-card", wide);
+}
+
+// ---- Where the cards are: measured once per change of size ---------------------------------
+// The places of the 28 cards (removed ones too), the stock and the discard, as screen rectangles: three
+// reads after a change of size of the table, the peaks, the piles or the notices (which move the board),
+// then kept. The motion reads them without making the browser recompute style and layout between its
+// writes. They are the untransformed boxes: a pressed, turning or shaking card's place, not its shape.
+const grid = new Map(); // tableau element -> its layout position {x, y}
+let places = null;
+
+function box(el) {
+  const r = el.getBoundingClientRect();
+  const width = el.offsetWidth;
+  const height = el.offsetHeight;
+  // a transform (pressed, shaking) moves the drawn box about its centre; the place is the box untransformed
+  return { left: r.left + r.width / 2 - width / 2, top: r.top + r.height / 2 - height / 2, width, height };
+}
+
+function measure() {
+  const map = new Map();
+  const tableau = $("#tableau");
+  const stock = $("#stock");
+  const discard = $("#discard");
+  if (!tableau || !stock || !discard) return map;
+  const t = tableau.getBoundingClientRect();
+  const s = box(stock);
+  map.set(stock, s);
+  map.set(discard, box(discard));
+  const cw = t.width / cols;
+  const ch = s.width ? (cw * s.height) / s.width : cw * 1.4; // the piles have the cards' proportions
+  const sy = rows ? (t.height - ch) / rows : 0;
+  for (const [el, p] of grid) map.set(el, { left: t.left + p.x * cw, top: t.top + p.y * sy, width: cw, height: ch });
+  return map;
+}
+
+/** Where an element is drawn, without a layout read for the cards, the stock and the discard (see above). */
+export function placeOf(el) {
+  if (!places) places = measure();
+  const place = places.get(el);
+  if (place) return place;
+  const r = el.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
 }
 
 export function buildTableau(container, positions, interactive) {
@@ -103,7 +167,7 @@ export function render(s, { animate = false } = {}) {
   const turn = animate ? game.last : null;
   const before = capture(turn, place, discard);
   const focused = document.activeElement;
-  const focusedRect = cards.includes(focused) ? focused.getBoundingClientRect() : null;
+  const focusedRect = cards.includes(focused) ? placeOf(focused) : null;
 
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
@@ -113,7 +177,7 @@ export function render(s, { animate = false } = {}) {
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
   stock.classList.toggle("empty", game.stock_size === 0);
-  paintFace(discard, game.discard);
+  if (discard.dataset.card !== game.discard.label) paintFace(discard, game.discard);
   discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
   paintTableau(cards, game.tableau, true);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
@@ -209,7 +273,7 @@ export function nearest(rect, candidates) {
   let best = null;
   let bestDistance = Infinity;
   for (const el of candidates) {
-    const d = centre(el.getBoundingClientRect());
+    const d = centre(placeOf(el));
     const distance = Math.hypot(d.x - c.x, d.y - c.y);
     if (distance < bestDistance) {
       bestDistance = distance;

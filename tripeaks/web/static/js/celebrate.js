@@ -3,7 +3,7 @@
 // of bouncing cards before the result window. Every number shown is the server's.
 
 import { get } from "./api.js";
-import { cards, paintFace } from "./board.js";
+import { cards, isWide, paintFace, placeOf } from "./board.js";
 import { $, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
@@ -68,15 +68,10 @@ export function paintStreak(game, turn) {
 
 // ---- A peak emptied ----------------------------------------------------------------------------
 
-/** Where the cards at these positions are drawn, even when they are removed (hidden): shown for one
- * synchronous measure, which no frame ever paints. */
+/** Where the cards at these positions are drawn, even when they are removed (hidden): board.js keeps the
+ * places, so that nothing is laid out again to know them. */
 function placesOf(positions) {
-  const els = positions.map((pos) => cards[pos]).filter(Boolean);
-  const hidden = els.filter((el) => el.hidden);
-  for (const el of hidden) el.hidden = false;
-  const rects = els.map((el) => el.getBoundingClientRect());
-  for (const el of hidden) el.hidden = true;
-  return rects;
+  return positions.map((pos) => cards[pos]).filter(Boolean).map(placeOf);
 }
 
 /** A burst at the peak's top with its points rising from it. */
@@ -183,7 +178,7 @@ export async function celebrate() {
   const rects = placesOf(positions);
   const sources = positions.map((pos, i) => [face(removed.get(pos)), rects[i]]);
   const discard = $("#discard");
-  sources.push([discard, discard.getBoundingClientRect()]);
+  sources.push([discard, placeOf(discard)]);
   const layer = motionLayer();
   document.body.dataset.celebrating = "true";
   const animations = [];
@@ -199,6 +194,7 @@ export async function celebrate() {
     for (const echo of [2, 1, 0]) {
       const g = h("div", { className: `${el.className} ghost cascade` });
       g.classList.remove("free", "hinted", "pressed", "discard-slot");
+      g.classList.toggle("wide-card", isWide(r.width));
       g.append(...[...el.childNodes].map((c) => c.cloneNode(true)));
       g.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;--cw:${r.width}px`;
       g.style.opacity = "0"; // seen only once thrown
