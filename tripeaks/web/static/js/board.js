@@ -103,17 +103,20 @@ export function paintTableau(elements, tableau, interactive) {
   for (const slot of tableau) {
     const el = elements[slot.pos];
     if (!el) continue;
-    el.hidden = slot.slot === "removed";
+    const removed = slot.slot === "removed";
+    if (el.hidden !== removed) el.hidden = removed; // only what changed is written
     el.classList.toggle("free", slot.slot === "face_up");
     if (slot.slot === "face_up" && slot.card) {
       if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
-      if (interactive) el.setAttribute("aria-label", slot.card.name);
+      if (interactive) label(el, slot.card.name);
     } else {
       if (!el.classList.contains("back")) paintBack(el);
-      if (interactive) el.setAttribute("aria-label", t("card.hidden"));
+      if (interactive) label(el, t("card.hidden"));
     }
   }
 }
+
+const label = (el, text) => el.getAttribute("aria-label") !== text && el.setAttribute("aria-label", text);
 
 /** A face-up card: corner indexes from the server's label, a pip, a large ace or a court figure (J, Q, K:
  * our own drawings, the symbols #f-11, #f-12, #f-13 of index.html). */
