@@ -60,12 +60,33 @@ PROBE = """() => {
       channel.port2.postMessage(0);
     });
   }, true);
-  // when every animation has ended: resolves to that time
-  window.settled = () => new Promise((resolve) => {
-    const check = () => document.getAnimations().some((a) => a.playState === "running")
-      ? requestAnimationFrame(check) : resolve(performance.now());
-    check();
+  // The waits below cost the page nothing while it animates: no polling each frame (document.getAnimations
+  // flushes style, a textContent check each frame is a task of its own under 4x throttle).
+  // when #moves reads n
+  window.movesAre = (n) => new Promise((resolve) => {
+    const el = document.querySelector("#moves");
+    if (el.textContent === n) return resolve();
+    const seen = new MutationObserver(() => {
+      if (el.textContent === n) { seen.disconnect(); resolve(); }
+    });
+    seen.observe(el, { childList: true, characterData: true, subtree: true });
   });
+  // when a selector matches
+  window.shown = (selector) => new Promise((resolve) => {
+    if (document.querySelector(selector)) return resolve();
+    const seen = new MutationObserver(() => {
+      if (document.querySelector(selector)) { seen.disconnect(); resolve(); }
+    });
+    seen.observe(document.body, { attributes: true, subtree: true });
+  });
+  // when every animation has ended (asked again as those it knew of end): resolves to that time
+  window.settled = async () => {
+    for (;;) {
+      const running = document.getAnimations().filter((a) => a.playState === "running");
+      if (!running.length) return performance.now();
+      await Promise.all(running.map((a) => a.finished.catch(() => {})));
+    }
+  };
 }"""
 
 
@@ -153,9 +174,9 @@ def play(browser: Any, base: str, throttle: float, trace: Path | None = None) ->
         x, y = centre(page, selector)
         start = page.evaluate("performance.now()")
         page.touchscreen.tap(x, y)
-        page.wait_for_function(f"document.querySelector('#moves').textContent === '{n}'")
+        page.evaluate(f"window.movesAre('{n}')")
         if n == len(line):
-            page.wait_for_selector("#dlg-win[open]", timeout=20_000)
+            page.evaluate("window.shown('#dlg-win[open]')")
             windows["win"].append((start, page.evaluate("performance.now()")))
             break
         end = page.evaluate("window.settled()")
@@ -164,7 +185,7 @@ def play(browser: Any, base: str, throttle: float, trace: Path | None = None) ->
     page.evaluate("window.settled()")
     start = page.evaluate("performance.now()")
     page.locator("#win-again").tap()
-    page.wait_for_function("document.querySelector('#moves').textContent === '0'")
+    page.evaluate("window.movesAre('0')")
     windows["deal"].append((start, page.evaluate("window.settled()")))
     data: dict[str, Any] = page.evaluate("window.bench")
     if trace:

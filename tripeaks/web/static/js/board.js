@@ -161,16 +161,28 @@ function paintBack(el) {
  * action: the card then moves as the server's `last` says (from, to, revealed, covered).
  */
 export function render(s, { animate = false } = {}) {
-  $("#saving").hidden = !s.saving;
   const game = s.game;
+  // The focus never falls to the page: a card this state removes hands it, before anything is written (so
+  // that neither the focus move nor hiding the focused card makes the browser lay out the page first), to
+  // the nearest card that can be played, else to the stock when it can be drawn from, else to the nearest
+  // card left.
+  const focused = document.activeElement;
+  if (game && cards.includes(focused)) {
+    const gone = new Set(game.tableau.filter((slot) => slot.slot === "removed").map((slot) => cards[slot.pos]));
+    if (gone.has(focused)) {
+      const from = placeOf(focused);
+      const next = nearest(from, game.playable.map((pos) => cards[pos]));
+      const left = [...cards.filter((el) => el && !gone.has(el)), $("#stock")];
+      focusBoard(next || (game.can_draw ? $("#stock") : nearest(from, left)), left);
+    }
+  }
+  $("#saving").hidden = !s.saving;
   if (!game) return;
   const stock = $("#stock");
   const discard = $("#discard");
   const place = (where, pos) => (where === "tableau" ? cards[pos] : where === "stock" ? stock : discard);
   const turn = animate ? game.last : null;
   const before = capture(turn, place, discard);
-  const focused = document.activeElement;
-  const focusedRect = cards.includes(focused) ? placeOf(focused) : null;
 
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
@@ -218,14 +230,7 @@ export function render(s, { animate = false } = {}) {
   remember(game, animate ? game.last : null);
   if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak);
 
-  // The focus never falls to the page: a removed card hands it to the nearest card that can be played,
-  // else to the stock when it can be drawn from, else to the nearest card left.
-  if (focusedRect && focused.hidden) {
-    const next = nearest(focusedRect, game.playable.map((pos) => cards[pos]));
-    focusBoard(next || (game.can_draw ? stock : nearest(focusedRect, controls())));
-  } else if (!rover || rover.hidden) {
-    setRover(firstControl(game));
-  }
+  if (!rover || rover.hidden) setRover(firstControl(game));
 }
 
 /** Where the focus starts on a board: a card that can be played, else the stock. */
@@ -252,18 +257,22 @@ export function controls() {
   return [...cards.filter((el) => el && !el.hidden), $("#stock")];
 }
 
-export function setRover(el) {
+// Only the tabindex values that change are written: writing one on the focused element makes the browser
+// lay out the page at once (to know whether it can still have the focus).
+const tabStop = (el, n) => el.getAttribute("tabindex") !== String(n) && (el.tabIndex = n);
+
+export function setRover(el, shown = controls()) {
   if (!el) return;
-  for (const other of controls()) other.tabIndex = other === el ? 0 : -1;
-  for (const other of cards) if (other && other.hidden) other.tabIndex = -1;
+  for (const other of shown) tabStop(other, other === el ? 0 : -1);
+  for (const other of cards) if (other && (other.hidden || !shown.includes(other))) tabStop(other, -1);
   rover = el;
 }
 
 export const currentRover = () => (rover && !rover.hidden ? rover : $("#stock"));
 
-export function focusBoard(el) {
+export function focusBoard(el, shown = controls()) {
   if (!el) return;
-  setRover(el);
+  setRover(el, shown);
   el.focus();
 }
 
