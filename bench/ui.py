@@ -60,12 +60,33 @@ PROBE = """() => {
       channel.port2.postMessage(0);
     });
   }, true);
-  // when every animation has ended: resolves to that time
-  window.settled = () => new Promise((resolve) => {
-    const check = () => document.getAnimations().some((a) => a.playState === "running")
-      ? requestAnimationFrame(check) : resolve(performance.now());
-    check();
+  // The waits below cost the page nothing while it animates: no polling each frame (document.getAnimations
+  // flushes style, a textContent check each frame is a task of its own under 4x throttle).
+  // when #moves reads n
+  window.movesAre = (n) => new Promise((resolve) => {
+    const el = document.querySelector("#moves");
+    if (el.textContent === n) return resolve();
+    const seen = new MutationObserver(() => {
+      if (el.textContent === n) { seen.disconnect(); resolve(); }
+    });
+    seen.observe(el, { childList: true, characterData: true, subtree: true });
   });
+  // when a selector matches
+  window.shown = (selector) => new Promise((resolve) => {
+    if (document.querySelector(selector)) return resolve();
+    const seen = new MutationObserver(() => {
+      if (document.querySelector(selector)) { seen.disconnect(); resolve(); }
+    });
+    seen.observe(document.body, { attributes: true, subtree: true });
+  });
+  // when every animation has ended (asked again as those it knew of end): resolves to that time
+  window.settled = async () => {
+    for (;;) {
+      const running = document.getAnimations().filter((a) => a.playState === "running");
+      if (!running.length) return performance.now();
+      await Promise.all(running.map((a) => a.finished.catch(() => {})));
+    }
+  };
 }"""
 
 
@@ -106,7 +127,17 @@ def centre(page: Page, selector: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "blink.user_timing",
+    "toplevel",
+    "v8.execute",
+    "disabled-by-default-devtools.timeline.stack",
+]
+
+
+def play(browser: Any, base: str, throttle: float, trace: Path | None = None) -> dict[str, Any]:
     context = browser.new_context(
         base_url=base,
         viewport={"width": 390, "height": 844},
@@ -125,6 +156,8 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     page.evaluate(PROBE)
     page.wait_for_timeout(300)
+    if trace:
+        browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
     windows: dict[str, list[tuple[float, float]]] = {
         "flight": [],
         "flip": [],
@@ -141,9 +174,9 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
         x, y = centre(page, selector)
         start = page.evaluate("performance.now()")
         page.touchscreen.tap(x, y)
-        page.wait_for_function(f"document.querySelector('#moves').textContent === '{n}'")
+        page.evaluate(f"window.movesAre('{n}')")
         if n == len(line):
-            page.wait_for_selector("#dlg-win[open]", timeout=20_000)
+            page.evaluate("window.shown('#dlg-win[open]')")
             windows["win"].append((start, page.evaluate("performance.now()")))
             break
         end = page.evaluate("window.settled()")
@@ -152,9 +185,11 @@ def play(browser: Any, base: str, throttle: float) -> dict[str, Any]:
     page.evaluate("window.settled()")
     start = page.evaluate("performance.now()")
     page.locator("#win-again").tap()
-    page.wait_for_function("document.querySelector('#moves').textContent === '0'")
+    page.evaluate("window.movesAre('0')")
     windows["deal"].append((start, page.evaluate("window.settled()")))
     data: dict[str, Any] = page.evaluate("window.bench")
+    if trace:
+        browser.stop_tracing()
     context.close()
     data["windows"] = windows
     return data
@@ -165,6 +200,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="also write a Chrome trace of the play (open it in DevTools' Performance panel)",
+    )
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -173,7 +214,7 @@ def main() -> None:
     ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         static, api, files = first_load(browser, base)
-        data = play(browser, base, args.throttle)
+        data = play(browser, base, args.throttle, args.trace)
         browser.close()
 
     print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")

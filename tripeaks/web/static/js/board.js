@@ -15,6 +15,70 @@ let rover = null; // the one board control in the tab order
 /** Draw the 28 places once, where GET /api/layout puts them. */
 export function build(layout) {
   buildTableau($("#tableau"), layout, true).forEach((el, pos) => (cards[pos] = el));
+  cols = Math.max(...layout.map((p) => p.x)) + 1;
+  rows = Math.max(...layout.map((p) => p.y));
+  for (const p of layout) if (cards[p.pos]) grid.set(cards[p.pos], p);
+  const sizes = new ResizeObserver((entries) => {
+    places = measure(); // layout is clean here: this read costs nothing
+    for (const entry of entries) {
+      const width = entry.borderBoxSize[0].inlineSize;
+      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
+      else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
+    }
+  });
+  for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
+}
+
+// A card's face has two looks, small and large (.wide-card: app.css), chosen by its width: set here once
+// per change of size (a ResizeObserver, no layout read), not by a size container on every card.
+let cols = 10;
+let rows = 3;
+export const isWide = (width) => width - 2 >= 70;
+function wideFaces(elements, width) {
+  const wide = isWide(width);
+  for (const el of elements) if (el) el.classList.toggle("wide-card", wide);
+}
+
+// ---- Where the cards are: measured once per change of size ---------------------------------
+// The places of the 28 cards (removed ones too), the stock and the discard, as screen rectangles: three
+// reads after a change of size of the table, the peaks, the piles or the notices (which move the board),
+// then kept. The motion reads them without making the browser recompute style and layout between its
+// writes. They are the untransformed boxes: a pressed, turning or shaking card's place, not its shape.
+const grid = new Map(); // tableau element -> its layout position {x, y}
+let places = null;
+
+function box(el) {
+  const r = el.getBoundingClientRect();
+  const width = el.offsetWidth;
+  const height = el.offsetHeight;
+  // a transform (pressed, shaking) moves the drawn box about its centre; the place is the box untransformed
+  return { left: r.left + r.width / 2 - width / 2, top: r.top + r.height / 2 - height / 2, width, height };
+}
+
+function measure() {
+  const map = new Map();
+  const tableau = $("#tableau");
+  const stock = $("#stock");
+  const discard = $("#discard");
+  if (!tableau || !stock || !discard) return map;
+  const t = tableau.getBoundingClientRect();
+  const s = box(stock);
+  map.set(stock, s);
+  map.set(discard, box(discard));
+  const cw = t.width / cols;
+  const ch = s.width ? (cw * s.height) / s.width : cw * 1.4; // the piles have the cards' proportions
+  const sy = rows ? (t.height - ch) / rows : 0;
+  for (const [el, p] of grid) map.set(el, { left: t.left + p.x * cw, top: t.top + p.y * sy, width: cw, height: ch });
+  return map;
+}
+
+/** Where an element is drawn, without a layout read for the cards, the stock and the discard (see above). */
+export function placeOf(el) {
+  if (!places) places = measure();
+  const place = places.get(el);
+  if (place) return place;
+  const r = el.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
 }
 
 export function buildTableau(container, positions, interactive) {
@@ -39,17 +103,20 @@ export function paintTableau(elements, tableau, interactive) {
   for (const slot of tableau) {
     const el = elements[slot.pos];
     if (!el) continue;
-    el.hidden = slot.slot === "removed";
+    const removed = slot.slot === "removed";
+    if (el.hidden !== removed) el.hidden = removed; // only what changed is written
     el.classList.toggle("free", slot.slot === "face_up");
     if (slot.slot === "face_up" && slot.card) {
       if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
-      if (interactive) el.setAttribute("aria-label", slot.card.name);
+      if (interactive) label(el, slot.card.name);
     } else {
       if (!el.classList.contains("back")) paintBack(el);
-      if (interactive) el.setAttribute("aria-label", t("card.hidden"));
+      if (interactive) label(el, t("card.hidden"));
     }
   }
 }
+
+const label = (el, text) => el.getAttribute("aria-label") !== text && el.setAttribute("aria-label", text);
 
 /** A face-up card: corner indexes from the server's label, a pip, a large ace or a court figure (J, Q, K:
  * our own drawings, the symbols #f-11, #f-12, #f-13 of index.html). */
@@ -94,16 +161,28 @@ function paintBack(el) {
  * action: the card then moves as the server's `last` says (from, to, revealed, covered).
  */
 export function render(s, { animate = false } = {}) {
-  $("#saving").hidden = !s.saving;
   const game = s.game;
+  // The focus never falls to the page: a card this state removes hands it, before anything is written (so
+  // that neither the focus move nor hiding the focused card makes the browser lay out the page first), to
+  // the nearest card that can be played, else to the stock when it can be drawn from, else to the nearest
+  // card left.
+  const focused = document.activeElement;
+  if (game && cards.includes(focused)) {
+    const gone = new Set(game.tableau.filter((slot) => slot.slot === "removed").map((slot) => cards[slot.pos]));
+    if (gone.has(focused)) {
+      const from = placeOf(focused);
+      const next = nearest(from, game.playable.map((pos) => cards[pos]));
+      const left = [...cards.filter((el) => el && !gone.has(el)), $("#stock")];
+      focusBoard(next || (game.can_draw ? $("#stock") : nearest(from, left)), left);
+    }
+  }
+  $("#saving").hidden = !s.saving;
   if (!game) return;
   const stock = $("#stock");
   const discard = $("#discard");
   const place = (where, pos) => (where === "tableau" ? cards[pos] : where === "stock" ? stock : discard);
   const turn = animate ? game.last : null;
   const before = capture(turn, place, discard);
-  const focused = document.activeElement;
-  const focusedRect = cards.includes(focused) ? focused.getBoundingClientRect() : null;
 
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
@@ -113,7 +192,7 @@ export function render(s, { animate = false } = {}) {
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
   stock.classList.toggle("empty", game.stock_size === 0);
-  paintFace(discard, game.discard);
+  if (discard.dataset.card !== game.discard.label) paintFace(discard, game.discard);
   discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
   paintTableau(cards, game.tableau, true);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
@@ -151,14 +230,7 @@ export function render(s, { animate = false } = {}) {
   remember(game, animate ? game.last : null);
   if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak);
 
-  // The focus never falls to the page: a removed card hands it to the nearest card that can be played,
-  // else to the stock when it can be drawn from, else to the nearest card left.
-  if (focusedRect && focused.hidden) {
-    const next = nearest(focusedRect, game.playable.map((pos) => cards[pos]));
-    focusBoard(next || (game.can_draw ? stock : nearest(focusedRect, controls())));
-  } else if (!rover || rover.hidden) {
-    setRover(firstControl(game));
-  }
+  if (!rover || rover.hidden) setRover(firstControl(game));
 }
 
 /** Where the focus starts on a board: a card that can be played, else the stock. */
@@ -185,18 +257,22 @@ export function controls() {
   return [...cards.filter((el) => el && !el.hidden), $("#stock")];
 }
 
-export function setRover(el) {
+// Only the tabindex values that change are written: writing one on the focused element makes the browser
+// lay out the page at once (to know whether it can still have the focus).
+const tabStop = (el, n) => el.getAttribute("tabindex") !== String(n) && (el.tabIndex = n);
+
+export function setRover(el, shown = controls()) {
   if (!el) return;
-  for (const other of controls()) other.tabIndex = other === el ? 0 : -1;
-  for (const other of cards) if (other && other.hidden) other.tabIndex = -1;
+  for (const other of shown) tabStop(other, other === el ? 0 : -1);
+  for (const other of cards) if (other && (other.hidden || !shown.includes(other))) tabStop(other, -1);
   rover = el;
 }
 
 export const currentRover = () => (rover && !rover.hidden ? rover : $("#stock"));
 
-export function focusBoard(el) {
+export function focusBoard(el, shown = controls()) {
   if (!el) return;
-  setRover(el);
+  setRover(el, shown);
   el.focus();
 }
 
@@ -209,7 +285,7 @@ export function nearest(rect, candidates) {
   let best = null;
   let bestDistance = Infinity;
   for (const el of candidates) {
-    const d = centre(el.getBoundingClientRect());
+    const d = centre(placeOf(el));
     const distance = Math.hypot(d.x - c.x, d.y - c.y);
     if (distance < bestDistance) {
       bestDistance = distance;

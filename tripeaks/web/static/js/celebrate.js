@@ -3,7 +3,7 @@
 // of bouncing cards before the result window. Every number shown is the server's.
 
 import { get } from "./api.js";
-import { cards, paintFace } from "./board.js";
+import { cards, isWide, paintFace, placeOf } from "./board.js";
 import { $, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
@@ -68,15 +68,10 @@ export function paintStreak(game, turn) {
 
 // ---- A peak emptied ----------------------------------------------------------------------------
 
-/** Where the cards at these positions are drawn, even when they are removed (hidden): shown for one
- * synchronous measure, which no frame ever paints. */
+/** Where the cards at these positions are drawn, even when they are removed (hidden): board.js keeps the
+ * places, so that nothing is laid out again to know them. */
 function placesOf(positions) {
-  const els = positions.map((pos) => cards[pos]).filter(Boolean);
-  const hidden = els.filter((el) => el.hidden);
-  for (const el of hidden) el.hidden = false;
-  const rects = els.map((el) => el.getBoundingClientRect());
-  for (const el of hidden) el.hidden = true;
-  return rects;
+  return positions.map((pos) => cards[pos]).filter(Boolean).map(placeOf);
 }
 
 /** A burst at the peak's top with its points rising from it. */
@@ -183,36 +178,59 @@ export async function celebrate() {
   const rects = placesOf(positions);
   const sources = positions.map((pos, i) => [face(removed.get(pos)), rects[i]]);
   const discard = $("#discard");
-  sources.push([discard, discard.getBoundingClientRect()]);
+  sources.push([discard, placeOf(discard)]);
   const layer = motionLayer();
-  document.body.dataset.celebrating = "true";
   const animations = [];
   const W = innerWidth;
   const H = innerHeight;
   const n = sources.length;
   const stagger = Math.min(90, 1400 / n);
   const gravity = 2600 * Math.max(0.6, H / 800);
-  sources.forEach(([el, r], i) => {
+  const timer = pause(2950);
+  // One card (and its two echoes) thrown `late` ms after the start (the animations' own clock). The
+  // cards are made a few at a time, each frame those due next, not all in one long task: a bounded number
+  // of new elements per frame, each moved by a composited transform.
+  const lead = 120; // ms: a card is made this long before it is thrown
+  const thrown = [];
+  const throwCard = ([el, r], i, now) => {
     if (!r || !r.width) return;
     const frames = path(r, W, H, gravity, i);
     const duration = frames.duration;
+    const proto = h("div", { className: `${el.className} ghost cascade` });
+    proto.classList.remove("free", "hinted", "pressed", "discard-slot", "turning");
+    proto.classList.toggle("wide-card", isWide(r.width));
+    proto.append(...[...el.childNodes].map((c) => c.cloneNode(true)));
+    proto.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;--cw:${r.width}px;opacity:0`;
     for (const echo of [2, 1, 0]) {
-      const g = h("div", { className: `${el.className} ghost cascade` });
-      g.classList.remove("free", "hinted", "pressed", "discard-slot");
-      g.append(...[...el.childNodes].map((c) => c.cloneNode(true)));
-      g.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;--cw:${r.width}px`;
-      g.style.opacity = "0"; // seen only once thrown
+      const g = echo ? proto.cloneNode(true) : proto; // seen only once thrown (opacity 0 until then)
       const opacity = echo ? 0.5 - echo * 0.17 : 1;
       layer.append(g);
       const keyframes = frames.keyframes.map((k) => ({ ...k, opacity }));
-      const a = g.animate(keyframes, { duration, delay: i * stagger + echo * 40, easing: "linear" });
+      const delay = Math.max(0, i * stagger + echo * 40 - now);
+      const a = g.animate(keyframes, { duration, delay, easing: "linear" });
       animations.push(a);
+      thrown.push(a.finished.catch(() => {}));
       a.finished.then(
         () => g.remove(),
         () => g.remove(),
       );
     }
-  });
+  };
+  let next = 0;
+  let ended = false;
+  const throwDue = () => {
+    if (ended) return;
+    const now = timer.currentTime || 0;
+    while (next < n && next * stagger <= now + lead) {
+      throwCard(sources[next], next, now);
+      next += 1;
+    }
+    if (next < n) requestAnimationFrame(throwDue);
+    else Promise.all(thrown).then(() => end());
+  };
+  let end = () => {};
+  document.body.dataset.celebrating = "true";
+  throwDue();
   await new Promise((resolve) => {
     // skipped by a tap's click (the last event of a tap, so that its own focus change comes before the
     // window's) or by a key, which then does nothing else
@@ -221,18 +239,19 @@ export async function celebrate() {
       event.stopPropagation();
       end();
     };
-    const end = () => {
+    end = () => {
+      if (ended) return;
+      ended = true;
       removeEventListener("click", end, true);
       removeEventListener("keydown", byKey, true);
       for (const a of [timer, ...animations]) a.cancel();
       delete document.body.dataset.celebrating;
       resolve();
     };
-    const timer = pause(2950);
     timer.finished.then(end, () => {});
     addEventListener("click", end, true);
     addEventListener("keydown", byKey, true);
-    Promise.all(animations.map((a) => a.finished.catch(() => {}))).then(end);
+    if (next >= n) Promise.all(thrown).then(end);
   });
 }
 

@@ -3,7 +3,7 @@
 // window. Nothing here knows a rule: a tap on any card is "play pos", and the server says whether it fits.
 // The arrow keys move the focus over the board as it is drawn (the layout's geometry).
 
-import { cards, centre, controls, currentRover, focusBoard, setRover } from "./board.js";
+import { cards, centre, controls, currentRover, focusBoard, placeOf, setRover } from "./board.js";
 import { $, $$ } from "./dom.js";
 
 const LETTERS = { d: "draw", u: "undo", n: "new", h: "hint", "?": "help", b: "read" };
@@ -55,7 +55,7 @@ function onKey(event, intent) {
 /** The board control in a direction. Sideways keys stay in a row (leaving it only when it has nothing more
  * that way); up and down go to the nearest row, then the nearest card in it. */
 function neighbour(from, direction) {
-  const box = from.getBoundingClientRect();
+  const box = placeOf(from);
   const c = centre(box);
   const tolerance = box.height * 0.25;
   const vertical = direction === "ArrowUp" || direction === "ArrowDown";
@@ -63,7 +63,7 @@ function neighbour(from, direction) {
   let bestScore = Infinity;
   for (const el of controls()) {
     if (el === from) continue;
-    const d = centre(el.getBoundingClientRect());
+    const d = centre(placeOf(el));
     const dx = d.x - c.x;
     const dy = d.y - c.y;
     const [along, across] = {

@@ -5,7 +5,7 @@
 // prefers-reduced-motion nothing moves: every change is instant.
 
 import { h, reducedMotion } from "./dom.js";
-import { cards, paintFace } from "./board.js";
+import { cards, isWide, paintFace, placeOf } from "./board.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
 
@@ -34,15 +34,17 @@ function ghost(rect, source = null, card = null) {
     g.append(...[...source.childNodes].map((n) => n.cloneNode(true)));
   } else g.classList.add("back");
   g.classList.remove("free", "hinted", "pressed", "shake", "stock", "discard-slot", "turning");
+  g.classList.toggle("wide-card", isWide(rect.width));
   g.style.cssText = `left:${rect.left}px;top:${rect.top}px;width:${rect.width}px;height:${rect.height}px;--cw:${rect.width}px;--pw:${rect.width}px`;
   motionLayer().append(g);
   return g;
 }
 
+// where a card, the stock or the discard is: board.js keeps their places (no layout read between writes)
 const rectOf = (el) => {
   if (!el || el.hidden) return null;
-  const r = el.getBoundingClientRect();
-  return r.width ? { left: r.left, top: r.top, width: r.width, height: r.height } : null;
+  const r = placeOf(el);
+  return r.width ? r : null;
 };
 
 /** Keyframes of a flight from rect a to rect b for an element drawn at b; `spin` turns it over on the way
