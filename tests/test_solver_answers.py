@@ -57,10 +57,22 @@ def test_there_are_22932_table_sets_each_closed_under_what_its_cards_lie_on() ->
     "code", ["TP1-E-AAAAAAB", "TP1-C-AAAAAAB", "TP1-C-NIMWCYH", "TP1-E-KJDKLQK"]
 )
 def test_the_compiled_backward_pass_makes_the_same_table_as_the_python_one(code: str) -> None:
+    """The vector path (where built), the portable C path and Python: one table, byte for byte."""
+    from tripeaks import _search
+
     game = Game.new(GameCode.parse(code))
     compiled = Answers(game.deal, game.rules, compiled=True)
     assert compiled.table == Answers(game.deal, game.rules, compiled=False).table
     assert len(compiled.table) == 22932 * 16
+    deal_args = (
+        bytes(card.rank for card in game.deal.tableau),
+        bytes(card.rank for card in game.deal.stock),
+        _fits_table(game.rules),
+        _LYING_UNDER_BYTES,
+    )
+    portable = _search.prepare(*deal_args, True)
+    assert portable == _search.prepare(*deal_args, False) == _search.prepare(*deal_args)
+    assert portable[-len(compiled.table) :] == compiled.table
 
 
 @pytest.mark.parametrize("rules", list(Rules))

@@ -633,9 +633,11 @@ static int number_sets(PyObject *lying_under) {
     return 1;
 }
 
-/* A row of reach is 16 bytes, one per top, kept as two words while a set is worked: byte t of
- * the row is bits 8(t % 8) of word t / 8, on any byte order. Every value is below 128, so a
- * max of bytes is a few word operations (SWAR): no vector unit needed. */
+/* A row of reach is 16 bytes, one per top. The portable path keeps it as two words while a set
+ * is worked: byte t of the row is bits 8(t % 8) of word t / 8, on any byte order. Every value is
+ * below 128, so a max of bytes is a few word operations (SWAR). With SSE2 (every x86-64) the row
+ * is one vector and a removal is one max instruction; the build picks it, and the tests compare
+ * both paths' tables. */
 #define LANES 0x0101010101010101ULL
 static inline uint64_t max_bytes(uint64_t a, uint64_t b) {
     uint64_t a_at_least_b = (((a | 0x80 * LANES) - b) & 0x80 * LANES) >> 7;
@@ -643,29 +645,45 @@ static inline uint64_t max_bytes(uint64_t a, uint64_t b) {
     return (a & take_a) | (b & ~take_a);
 }
 
-/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
-static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
-                     const uint8_t fits[RANKS][RANKS], uint8_t *reach) {
-    /* tops_of[r]: the tops a card of rank r goes on, as 0xFF bytes in the two words. */
-    uint64_t tops_of[RANKS][2] = {{0}};
+/* What the backward pass needs of a deal besides its table. */
+typedef struct {
+    uint8_t tops_of[RANKS][REACH_ROW]; /* 0xFF at the tops a card of rank r goes on */
+    uint8_t drawn_to[RANKS][MAX_STOCK + 2];
+} Backward;
+
+static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t fits[RANKS][RANKS],
+                            Backward *b) {
+    memset(b, 0, sizeof *b);
     for (int r = 1; r < RANKS; r++)
         for (int t = 1; t < RANKS; t++)
-            if (fits[t][r]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
-    uint64_t all_tops[2] = {0};
-    for (int t = 1; t < RANKS; t++) all_tops[t / 8] |= 0xFFULL << 8 * (t % 8);
+            if (fits[t][r]) b->tops_of[r][t] = 0xFF;
     /* drawn_to[t][v]: 1 + the latest stock card e of rank t with e + 1 < v, 0 if none. Drawing on
      * to it and playing on it wins from (set, drawn) for drawn <= e when reach[set][t] = v. */
-    uint8_t drawn_to[RANKS][MAX_STOCK + 2];
-    memset(drawn_to, 0, sizeof drawn_to);
     for (int t = 1; t < RANKS; t++)
         for (int v = 1; v <= stock_size + 1; v++)
             for (int e = v - 2; e >= 0; e--)
                 if (stock[e] == t) {
-                    drawn_to[t][v] = (uint8_t)(e + 1);
+                    b->drawn_to[t][v] = (uint8_t)(e + 1);
                     break;
                 }
-    for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
-    for (int i = 1; i < set_count; i++) { /* set 0 is the empty table: won whatever was drawn */
+}
+
+/* Drawing on to the e-th stock card and playing there wins from any drawn <= e: the latest such e
+ * decides every top at once. */
+static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
+    uint8_t most = 0;
+    for (int t = 1; t < RANKS; t++)
+        if (most < b->drawn_to[t][row[t]]) most = b->drawn_to[t][row[t]];
+    return most;
+}
+
+static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+    uint64_t tops_of[RANKS][2] = {{0}};
+    for (int r = 1; r < RANKS; r++)
+        for (int t = 1; t < RANKS; t++)
+            if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
+    const uint64_t all_low = ~0xFFULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 1-7, 8-13 */
+    for (int i = 1; i < set_count; i++) { /* set 0 is the empty table, filled by the caller */
         uint64_t low = 0, high = 0;
         /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
         for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
@@ -674,16 +692,14 @@ static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
             low = max_bytes(low, v & tops_of[r][0]);
             high = max_bytes(high, v & tops_of[r][1]);
         }
-        /* Drawing on to the e-th stock card and playing there wins from any drawn <= e: the
-         * latest such e decides every top at once. */
         uint8_t *row = reach + (size_t)i * REACH_ROW;
-        uint64_t by_drawing = 0;
-        for (int t = 1; t < RANKS; t++) {
-            uint64_t e = drawn_to[t][((t < 8 ? low : high) >> 8 * (t % 8)) & 0xFF];
-            if (by_drawing < e) by_drawing = e;
+        for (int t = 0; t < 8; t++) {
+            row[t] = (uint8_t)(low >> 8 * t);
+            row[t + 8] = (uint8_t)(high >> 8 * t);
         }
-        low = max_bytes(low, by_drawing * LANES & all_tops[0]);
-        high = max_bytes(high, by_drawing * LANES & all_tops[1]);
+        uint64_t most = by_drawing(b, row) * LANES;
+        low = max_bytes(low, most & all_low);
+        high = max_bytes(high, most & all_high);
         for (int t = 0; t < 8; t++) {
             row[t] = (uint8_t)(low >> 8 * t);
             row[t + 8] = (uint8_t)(high >> 8 * t);
@@ -691,13 +707,54 @@ static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
     }
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_VECTOR 1
+static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+    __m128i tops_of[RANKS];
+    for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
+    const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
+    for (int i = 1; i < set_count; i++) {
+        __m128i row = _mm_setzero_si128();
+        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
+            int r = ranks[removal_pos[k]];
+            __m128i v = _mm_set1_epi8((char)reach[(size_t)removal_next[k] * REACH_ROW + r]);
+            row = _mm_max_epu8(row, _mm_and_si128(v, tops_of[r]));
+        }
+        uint8_t *out = reach + (size_t)i * REACH_ROW;
+        _mm_storeu_si128((__m128i *)out, row);
+        __m128i most = _mm_and_si128(_mm_set1_epi8((char)by_drawing(b, out)), all_tops);
+        _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, most));
+    }
+}
+#else
+#define HAVE_VECTOR 0
+#endif
+
+/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
+static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+    Backward b;
+    backward_tables(stock, stock_size, fits, &b);
+    for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
+#if HAVE_VECTOR
+    if (!portable) {
+        backward_vector(ranks, &b, reach);
+        return;
+    }
+#endif
+    (void)portable;
+    backward_portable(ranks, &b, reach);
+}
+
 static PyObject *py_prepare(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
     Py_ssize_t ranks_len, stock_len, fits_len;
     PyObject *lying_under;
-    if (!PyArg_ParseTuple(args, "y#y#y#S", &ranks, &ranks_len, &stock, &stock_len, &fits, &fits_len,
-                          &lying_under))
+    int portable = 0;
+    if (!PyArg_ParseTuple(args, "y#y#y#S|p", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &lying_under, &portable))
         return NULL;
     if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a deal");
@@ -722,7 +779,7 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     memcpy(out + 8 + TABLEAU + MAX_STOCK, fits, RANKS * RANKS);
     Py_BEGIN_ALLOW_THREADS
     backward(out + 8, out + 8 + TABLEAU, (int)stock_len,
-             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), out + HEADER);
+             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), portable, out + HEADER);
     Py_END_ALLOW_THREADS
     return prepared;
 }
@@ -932,7 +989,7 @@ static PyObject *py_decide(PyObject *self, PyObject *args) {
         backward_pass = 1;
         reach = malloc((size_t)set_count * REACH_ROW);
         if (reach != NULL) {
-            backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, reach);
+            backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0, reach);
             won = drawn < reach[(size_t)set * REACH_ROW + top];
         }
     }
@@ -952,7 +1009,8 @@ static PyMethodDef methods[] = {
      "decide(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, cap)\n"
      "-> (winnable, whether the backward pass answered: the search passed cap positions)."},
     {"prepare", py_prepare, METH_VARARGS,
-     "prepare(ranks, stock, fits, lying_under) -> the deal's answers for every position (bytes)."},
+     "prepare(ranks, stock, fits, lying_under, portable=False) -> the deal's answers for every "
+     "position (bytes); portable: the plain C path even where a vector one was built."},
     {"winnable_from", py_winnable_from, METH_VARARGS,
      "winnable_from(prepared, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
@@ -969,4 +1027,12 @@ static struct PyModuleDef module = {
     "The solver's depth-first search, compiled (see tripeaks/solver.py).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable one. */
+    if (m != NULL && PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
