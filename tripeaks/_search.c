@@ -902,14 +902,24 @@ static int sweep(const uint8_t *prepared, int start_set, int drawn, int top, int
         }
         if (length == 0 || drawn == stock_size) break;
         int drawn_top = stock[drawn++];
+        size_t kept = 0;
         for (size_t j = 0; j < set_total; j++) {
             uint32_t next = sets[j] / REACH_ROW * REACH_ROW + (uint32_t)drawn_top;
+            if (prune) {
+                /* A set won under no top with this many drawn is won under none with more. */
+                const uint8_t *row = reach + next / REACH_ROW * REACH_ROW;
+                int alive = 0;
+                for (int t = 1; t < RANKS; t++) alive |= drawn < row[t];
+                if (!alive) continue;
+            }
+            sets[kept++] = sets[j];
             if (move[next] || (prune && drawn >= reach[next])) continue;
             move[next] = DRAW_STEP;
             from[next] = sets[j]; /* drawing on from where the set was first reached */
             drawn_at[next] = (uint8_t)drawn;
             order[end++] = next;
         }
+        set_total = kept;
     }
     if (length == 0) { /* a draw step may stand for several draws: as many as drawn_at says */
         for (uint32_t cell = won; cell != start; cell = from[cell])
