@@ -3,7 +3,11 @@
     .venv/bin/python bench/solver.py [--deals 1000] [--reference-deals 100] [--rules easy classic]
 
 Prints median, p99 and max time per deal and deals/s for "decide" (is_winnable) and "best win"
-(solve), whether the verdicts (winnable, fewest draws, most cards removed) agree with the reference's
+(solve); side by side in the same run, "decide" by today's search alone from a Game ("search"), by
+is_winnable from a Game ("decide") and from a code, dealing included ("from code"); the backward
+pass's preparation of a game's Answers ("prepare") and the per-position answer and hint from them
+on random mid-game positions ("answer", "hint"); the best win from the layered sweep after a
+preparation ("sweep", from a Game) beside solve's ("best win", from a code); the load average with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with the reference's
 stored in tests/data, then the reference's time on the first ``--reference-deals`` of the same deals,
 its verdicts there, and the speed-up over it. Figures only: nothing here asserts on time.
 """
@@ -12,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import statistics
 import sys
 import time
@@ -25,23 +31,55 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from reference import Verdict, fixed_codes, reference_search
 
 from tripeaks.codes import GameCode, deal
+from tripeaks.game import Game
 from tripeaks.rules import Rules
-from tripeaks.solver import COMPILED, Solution, is_winnable, solve
+from tripeaks.solver import COMPILED, Answers, Solution, _explore, is_winnable, solve
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 STORED = Path(__file__).parent.parent / "tests" / "data" / "solver_reference.jsonl"
 """The reference's verdicts on the fixed codes, written by bench/reference.py (hours of work)."""
 
 
-def timed(run: Callable[[GameCode], T], codes: list[GameCode]) -> tuple[list[float], list[T]]:
+def timed(run: Callable[[U], T], codes: list[U]) -> tuple[list[float], list[T]]:
     seconds, results = [], []
     for code in codes:
         started = time.perf_counter()
         results.append(run(code))
         seconds.append(time.perf_counter() - started)
     return seconds, results
+
+
+def timed_each(run: Callable[[T], object], items: list[T]) -> list[float]:
+    seconds = []
+    for item in items:
+        started = time.perf_counter()
+        run(item)
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def mid_games(games: list[Game], per_game: int, rng: random.Random) -> list[tuple[Answers, Game]]:
+    """Random positions of each game (random legal moves, plays preferred), with its Answers."""
+    out = []
+    for start in games:
+        answers = Answers.of(start)
+        for _ in range(per_game):
+            game = start.copy()
+            for _ in range(rng.randrange(0, 40)):
+                moves = list(game.legal_moves())
+                if not moves:
+                    break
+                game.apply(rng.choice(moves))
+            out.append((answers, game))
+    return out
 
 
 def stored_verdicts() -> dict[str, Verdict]:
@@ -71,9 +109,9 @@ def summary(name: str, seconds: list[float]) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return (
-        f"  {name:<10} median {1000 * statistics.median(ordered):8.2f} ms"
-        f"  p99 {1000 * p99:8.1f} ms  max {1000 * ordered[-1]:8.1f} ms"
-        f"  {len(ordered) / sum(ordered):8.1f} deals/s"
+        f"  {name:<10} median {1000 * statistics.median(ordered):8.3f} ms"
+        f"  p99 {1000 * p99:8.3f} ms  max {1000 * ordered[-1]:8.3f} ms"
+        f"  {len(ordered) / sum(ordered):10.1f} /s"
     )
 
 
@@ -88,17 +126,38 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"search: {'compiled (tripeaks/_search.c)' if COMPILED else 'Python (no compiled search built)'}"
     )
+    stored = stored_verdicts()
     for name in args.rules:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
         codes = fixed_codes(args.deals, rules)
+        games = [Game.new(code) for code in codes]
+        print(f"{name}: {load()}")
+        searched = timed_each(lambda game: _explore(game, best_win=False), games)
+        from_game = timed_each(is_winnable, games)
         decide, winnable = timed(is_winnable, codes)
+        prepare = timed_each(Answers.of, games)
+        positions = mid_games(games, 5, random.Random(12))
+        answer = timed_each(lambda pair: pair[0].winnable(pair[1]), positions)
+        hinted = timed_each(lambda pair: pair[0].hint(pair[1]), positions)
+        print(f"  ({load()})")
+        Answers.of(games[0])  # numbers the table sets, once per process
+        sweep, swept = timed(lambda game: Answers.of(game).solve(game), games)
         best, solutions = timed(solve, codes)
         assert winnable == [solution.winnable for solution in solutions]
-        print(f"{name}: {len(codes)} deals, {sum(winnable)} winnable")
-        print(summary("decide", decide))
+        print(f"{name}: {len(codes)} deals, {sum(winnable)} winnable; {len(positions)} positions")
+        print(summary("search", searched))
+        print(summary("decide", from_game))
+        print(summary("from code", decide))
+        print(summary("prepare", prepare))
+        print(summary("answer", answer))
+        print(summary("hint", hinted))
         print(summary("best win", best))
+        print(summary("sweep", sweep))
+        print(f"  ({load()})")
         verdicts = [as_verdict(solution) for solution in solutions]
         print(agreement("stored reference verdicts", codes, verdicts, stored_verdicts()))
+        swept_verdicts = [as_verdict(solution) for solution in swept]
+        print("  sweep:" + agreement("stored reference verdicts", codes, swept_verdicts, stored))
         sample = codes[: args.reference_deals]
         if not sample:
             continue

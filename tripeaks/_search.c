@@ -10,6 +10,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,12 @@
 #define MAX_PATH 64
 #define DRAW_STEP 255
 #define NEVER 99 /* a count of draws past any stock */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else /* any other C99 compiler: no hint to the cache, the same answers */
+#define PREFETCH(address) ((void)(address))
+#endif
 
 /* ---- a map from 32-bit keys (never 0) to a count of draws, open addressing ----
  * Key and value share one 64-bit entry (key low, value above), so a look costs one cache line. */
@@ -57,7 +64,7 @@ static inline size_t table_find(const Table *t, uint32_t key) {
 }
 
 static inline void table_prefetch(const Table *t, uint32_t key) {
-    __builtin_prefetch(&t->entries[slot_of(key, t->mask)]);
+    PREFETCH(&t->entries[slot_of(key, t->mask)]);
 }
 
 /* The value kept for key, NEVER when there is none. */
@@ -123,6 +130,7 @@ typedef struct {
     uint8_t path[MAX_PATH];
     int depth;
     long long nodes;
+    long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
 } Search;
 
 /* Without -mpopcnt, __builtin_popcount calls a slow library routine: count in the register. */
@@ -131,7 +139,18 @@ static inline int bit_count(uint32_t x) {
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
+#if defined(__GNUC__) || defined(__clang__)
 static inline int lowest(uint32_t x) { return __builtin_ctz(x); }
+#else /* any other C99 compiler: the same answers, a little slower */
+static inline int lowest(uint32_t x) {
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#endif
 
 /* The cards present that no present card lies on, from four looks at 7 cards at a time. */
 static inline uint32_t free_mask(const Search *s, uint32_t present) {
@@ -261,6 +280,7 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
 static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must) {
     s->nodes++;
     if (!present) return 1;
+    if (s->nodes > s->cap) return 0; /* given up: what it would record is thrown away */
     if (s->lost.failed) return 0;
     uint32_t key = present | (uint32_t)top << 28; /* fetched ahead by the caller */
     if (table_get(&s->lost, key) <= drawn) return 0;
@@ -374,24 +394,18 @@ static int read_masks(PyObject *bytes, uint32_t *out, Py_ssize_t count, const ch
     return 1;
 }
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    (void)self;
-    const char *ranks, *stock, *fits;
-    Py_ssize_t ranks_len, stock_len, fits_len;
-    PyObject *lying_under, *under, *no_bridge;
-    int wraps, drawn, top, best_win;
-    unsigned long present;
-    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
-                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
-                          &best_win))
-        return NULL;
+/* A Search for the deal of ranks, stock and fits, with the layout's masks; NULL with an error set. */
+static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *stock,
+                          Py_ssize_t stock_len, const char *fits, Py_ssize_t fits_len,
+                          PyObject *lying_under, PyObject *under, PyObject *no_bridge, int wraps,
+                          unsigned long present, int drawn, int top) {
     if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS ||
         present >> TABLEAU || drawn < 0 || drawn > stock_len || top < 1 || top >= RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a position of a deal");
         return NULL;
     }
     Search *s = calloc(1, sizeof(Search));
-    if (s == NULL) return PyErr_NoMemory();
+    if (s == NULL) return (Search *)PyErr_NoMemory();
     memcpy(s->ranks, ranks, TABLEAU);
     for (Py_ssize_t d = 0; d < stock_len; d++)
         if (stock[d] < 1 || stock[d] >= RANKS) {
@@ -403,6 +417,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     memcpy(s->fits, fits, RANKS * RANKS);
     s->stock_size = (int)stock_len;
     s->wraps = wraps;
+    s->cap = LLONG_MAX;
     if (!read_masks(lying_under, &s->lying_under[0][0], 4 * 128, "lying_under") ||
         !read_masks(under, s->under, TABLEAU, "under") ||
         !read_masks(no_bridge, s->no_bridge, TABLEAU, "no_bridge")) {
@@ -427,9 +442,33 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         for (int n = 1; n < RANKS; n++)
             if (s->fits[r][n]) s->neighbours[r][s->neighbour_count[r]++] = (uint8_t)n;
     }
-    PyObject *result = NULL;
-    if (!table_init(&s->lost)) goto done;
+    if (!table_init(&s->lost)) {
+        free(s);
+        return (Search *)PyErr_NoMemory();
+    }
+    return s;
+}
 
+static void free_search(Search *s) {
+    table_free(&s->lost);
+    free(s);
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *ranks, *stock, *fits;
+    Py_ssize_t ranks_len, stock_len, fits_len;
+    PyObject *lying_under, *under, *no_bridge;
+    int wraps, drawn, top, best_win;
+    unsigned long present;
+    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
+                          &best_win))
+        return NULL;
+    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, lying_under, under,
+                           no_bridge, wraps, present, drawn, top);
+    if (s == NULL) return NULL;
+    PyObject *result = NULL;
     uint32_t start = (uint32_t)present;
     int won = 0, left = 0;
     uint8_t line[MAX_PATH];
@@ -465,10 +504,510 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     else
         result = Py_BuildValue("OiL", Py_None, left, s->nodes);
 done:
-    table_free(&s->lost);
-    free(s);
+    free_search(s);
     if (result == NULL && !PyErr_Occurred()) PyErr_NoMemory();
     return result;
+}
+
+/* ---- every position of a deal at once: the backward pass over the table sets ----
+ *
+ * A card leaves only when both cards over it are gone, so the cards on the table are always a
+ * set closed downwards (with a card, every card it lies on): only 22,932 such sets exist. They
+ * are numbered once, by card count and then mask, with the free cards of each and the set each
+ * removal leads to. For a deal, reach[set][top] is one more than the most cards drawn from which
+ * (set, drawn, top) can still be won, 0 when it cannot be won at all: drawing fewer never hurts,
+ * so the position is won exactly when drawn < reach. Sets are worked from the fewest cards up,
+ * since a removal leads to a set numbered lower, and within a set the draws from the last one
+ * back: a draw keeps the set. */
+
+#define MAX_SETS 32768
+#define REACH_ROW 16 /* bytes per set: tops 1-13, the rest 0 */
+#define HEADER 272   /* prepared: magic, stock size, ranks, stock, fits, then reach */
+
+static int set_count;
+static uint32_t set_mask[MAX_SETS];
+static uint64_t set_key[MAX_SETS]; /* card count << 32 | mask, ascending: the numbering */
+static int32_t removal_start[MAX_SETS + 1];
+static uint8_t *removal_pos;       /* free cards of each set, lowest position first */
+static uint16_t *removal_next;     /* the set their removal leads to */
+static uint32_t sets_lying_under[4][128];
+
+static inline uint64_t key_of(uint32_t mask) { return (uint64_t)bit_count(mask) << 32 | mask; }
+
+/* The number of a table set, -1 when mask is not one. */
+static int set_index(uint32_t mask) {
+    uint64_t key = key_of(mask);
+    int lo = 0, hi = set_count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (set_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < set_count && set_key[lo] == key ? lo : -1;
+}
+
+static int compare_keys(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static inline uint32_t free_of(uint32_t present) {
+    return present & ~(sets_lying_under[0][present & 127] | sets_lying_under[1][present >> 7 & 127] |
+                       sets_lying_under[2][present >> 14 & 127] |
+                       sets_lying_under[3][present >> 21]);
+}
+
+/* Number the table sets once, from the layout Python hands over; 0 with an error set. */
+static int number_sets(PyObject *lying_under) {
+    uint32_t layout[4][128];
+    if (!read_masks(lying_under, &layout[0][0], 4 * 128, "lying_under")) return 0;
+    if (set_count) {
+        if (memcmp(layout, sets_lying_under, sizeof layout) == 0) return 1;
+        PyErr_SetString(PyExc_ValueError, "lying_under: another layout than the first one");
+        return 0;
+    }
+    memcpy(sets_lying_under, layout, sizeof layout);
+    /* Every set reached from the full table by removing free cards, in a hash set (mask + 1). */
+    enum { SLOTS = 1 << 17 };
+    uint32_t *seen = calloc(SLOTS, sizeof(uint32_t));
+    uint32_t *stack = malloc(MAX_SETS * sizeof(uint32_t));
+    int count = 0, depth = 0, ok = seen != NULL && stack != NULL;
+    uint32_t full = (1u << TABLEAU) - 1;
+    if (ok) {
+        stack[depth++] = full;
+        seen[slot_of(full, SLOTS - 1)] = full + 1;
+    }
+    while (ok && depth) {
+        uint32_t mask = stack[--depth];
+        if (count == MAX_SETS) {
+            ok = 0;
+            break;
+        }
+        set_key[count++] = key_of(mask);
+        for (uint32_t rest = free_of(mask); rest; rest &= rest - 1) {
+            uint32_t after = mask & ~(rest & -rest);
+            size_t i = slot_of(after, SLOTS - 1);
+            while (seen[i] && seen[i] != after + 1) i = (i + 1) & (SLOTS - 1);
+            if (seen[i]) continue;
+            if (depth == MAX_SETS) {
+                ok = 0;
+                break;
+            }
+            seen[i] = after + 1;
+            stack[depth++] = after;
+        }
+    }
+    free(seen);
+    free(stack);
+    if (!ok) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    qsort(set_key, (size_t)count, sizeof set_key[0], compare_keys);
+    int removals = 0;
+    for (int i = 0; i < count; i++) {
+        set_mask[i] = (uint32_t)set_key[i];
+        removals += bit_count(free_of(set_mask[i]));
+    }
+    removal_pos = malloc((size_t)removals);
+    removal_next = malloc((size_t)removals * sizeof(uint16_t));
+    if (removal_pos == NULL || removal_next == NULL) {
+        free(removal_pos);
+        free(removal_next);
+        PyErr_NoMemory();
+        return 0;
+    }
+    set_count = count;
+    int k = 0;
+    for (int i = 0; i < count; i++) {
+        removal_start[i] = k;
+        for (uint32_t rest = free_of(set_mask[i]); rest; rest &= rest - 1) {
+            int pos = lowest(rest);
+            removal_pos[k] = (uint8_t)pos;
+            removal_next[k++] = (uint16_t)set_index(set_mask[i] & ~(1u << pos));
+        }
+    }
+    removal_start[count] = k;
+    return 1;
+}
+
+/* A row of reach is 16 bytes, one per top. The portable path keeps it as two words while a set
+ * is worked: byte t of the row is bits 8(t % 8) of word t / 8, on any byte order. Every value is
+ * below 128, so a max of bytes is a few word operations (SWAR). With SSE2 (every x86-64) the row
+ * is one vector and a removal is one max instruction; the build picks it, and the tests compare
+ * both paths' tables. */
+#define LANES 0x0101010101010101ULL
+static inline uint64_t max_bytes(uint64_t a, uint64_t b) {
+    uint64_t a_at_least_b = (((a | 0x80 * LANES) - b) & 0x80 * LANES) >> 7;
+    uint64_t take_a = a_at_least_b * 0xFF;
+    return (a & take_a) | (b & ~take_a);
+}
+
+/* What the backward pass needs of a deal besides its table. */
+typedef struct {
+    uint8_t tops_of[RANKS][REACH_ROW]; /* 0xFF at the tops a card of rank r goes on */
+    uint8_t drawn_to[RANKS][MAX_STOCK + 2];
+} Backward;
+
+static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t fits[RANKS][RANKS],
+                            Backward *b) {
+    memset(b, 0, sizeof *b);
+    for (int r = 1; r < RANKS; r++)
+        for (int t = 1; t < RANKS; t++)
+            if (fits[t][r]) b->tops_of[r][t] = 0xFF;
+    /* drawn_to[t][v]: 1 + the latest stock card e of rank t with e + 1 < v, 0 if none. Drawing on
+     * to it and playing on it wins from (set, drawn) for drawn <= e when reach[set][t] = v. */
+    for (int t = 1; t < RANKS; t++)
+        for (int v = 1; v <= stock_size + 1; v++)
+            for (int e = v - 2; e >= 0; e--)
+                if (stock[e] == t) {
+                    b->drawn_to[t][v] = (uint8_t)(e + 1);
+                    break;
+                }
+}
+
+/* Drawing on to the e-th stock card and playing there wins from any drawn <= e: the latest such e
+ * decides every top at once. */
+static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
+    uint8_t most = 0;
+    for (int t = 1; t < RANKS; t++)
+        if (most < b->drawn_to[t][row[t]]) most = b->drawn_to[t][row[t]];
+    return most;
+}
+
+static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+    uint64_t tops_of[RANKS][2] = {{0}};
+    for (int r = 1; r < RANKS; r++)
+        for (int t = 1; t < RANKS; t++)
+            if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
+    const uint64_t all_low = ~0xFFULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 1-7, 8-13 */
+    for (int i = 1; i < set_count; i++) { /* set 0 is the empty table, filled by the caller */
+        uint64_t low = 0, high = 0;
+        /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
+        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
+            int r = ranks[removal_pos[k]];
+            uint64_t v = reach[(size_t)removal_next[k] * REACH_ROW + r] * LANES;
+            low = max_bytes(low, v & tops_of[r][0]);
+            high = max_bytes(high, v & tops_of[r][1]);
+        }
+        uint8_t *row = reach + (size_t)i * REACH_ROW;
+        for (int t = 0; t < 8; t++) {
+            row[t] = (uint8_t)(low >> 8 * t);
+            row[t + 8] = (uint8_t)(high >> 8 * t);
+        }
+        uint64_t most = by_drawing(b, row) * LANES;
+        low = max_bytes(low, most & all_low);
+        high = max_bytes(high, most & all_high);
+        for (int t = 0; t < 8; t++) {
+            row[t] = (uint8_t)(low >> 8 * t);
+            row[t + 8] = (uint8_t)(high >> 8 * t);
+        }
+    }
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_VECTOR 1
+static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+    __m128i tops_of[RANKS];
+    for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
+    const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
+    for (int i = 1; i < set_count; i++) {
+        __m128i row = _mm_setzero_si128();
+        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
+            int r = ranks[removal_pos[k]];
+            __m128i v = _mm_set1_epi8((char)reach[(size_t)removal_next[k] * REACH_ROW + r]);
+            row = _mm_max_epu8(row, _mm_and_si128(v, tops_of[r]));
+        }
+        uint8_t *out = reach + (size_t)i * REACH_ROW;
+        _mm_storeu_si128((__m128i *)out, row);
+        __m128i most = _mm_and_si128(_mm_set1_epi8((char)by_drawing(b, out)), all_tops);
+        _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, most));
+    }
+}
+#else
+#define HAVE_VECTOR 0
+#endif
+
+/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
+static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+    Backward b;
+    backward_tables(stock, stock_size, fits, &b);
+    for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
+#if HAVE_VECTOR
+    if (!portable) {
+        backward_vector(ranks, &b, reach);
+        return;
+    }
+#endif
+    (void)portable;
+    backward_portable(ranks, &b, reach);
+}
+
+static PyObject *py_prepare(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *ranks, *stock, *fits;
+    Py_ssize_t ranks_len, stock_len, fits_len;
+    PyObject *lying_under;
+    int portable = 0;
+    if (!PyArg_ParseTuple(args, "y#y#y#S|p", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &lying_under, &portable))
+        return NULL;
+    if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS) {
+        PyErr_SetString(PyExc_ValueError, "not a deal");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < ranks_len + stock_len; i++) {
+        int r = i < ranks_len ? ranks[i] : stock[i - ranks_len];
+        if (r < 1 || r >= RANKS) {
+            PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
+            return NULL;
+        }
+    }
+    if (!number_sets(lying_under)) return NULL;
+    PyObject *prepared = PyBytes_FromStringAndSize(NULL, HEADER + (Py_ssize_t)set_count * REACH_ROW);
+    if (prepared == NULL) return NULL;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(prepared);
+    memset(out, 0, HEADER);
+    memcpy(out, "TPR1", 4);
+    out[4] = (uint8_t)stock_len;
+    memcpy(out + 8, ranks, TABLEAU);
+    memcpy(out + 8 + TABLEAU, stock, (size_t)stock_len);
+    memcpy(out + 8 + TABLEAU + MAX_STOCK, fits, RANKS * RANKS);
+    Py_BEGIN_ALLOW_THREADS
+    backward(out + 8, out + 8 + TABLEAU, (int)stock_len,
+             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), portable, out + HEADER);
+    Py_END_ALLOW_THREADS
+    return prepared;
+}
+
+/* The prepared deal's reach row of the set present, or NULL with an error set. */
+static const uint8_t *reach_row(PyObject *prepared, unsigned long present, int drawn, int top,
+                                int *set) {
+    if (!PyBytes_Check(prepared) || !set_count ||
+        PyBytes_GET_SIZE(prepared) != HEADER + (Py_ssize_t)set_count * REACH_ROW ||
+        memcmp(PyBytes_AS_STRING(prepared), "TPR1", 4) != 0) {
+        PyErr_SetString(PyExc_ValueError, "not a prepared deal");
+        return NULL;
+    }
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
+    *set = present >> TABLEAU ? -1 : set_index((uint32_t)present);
+    if (*set < 0 || drawn < 0 || drawn > p[4] || top < 1 || top >= RANKS) {
+        PyErr_SetString(PyExc_ValueError, "not a position of the deal");
+        return NULL;
+    }
+    return p + HEADER + (size_t)*set * REACH_ROW;
+}
+
+static PyObject *py_winnable_from(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *prepared;
+    unsigned long present;
+    int drawn, top, set;
+    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
+    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    if (row == NULL) return NULL;
+    return PyBool_FromLong(drawn < row[top]);
+}
+
+/* The first winning move from the position: the lowest card that wins, else the draw. */
+static PyObject *py_hint_from(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *prepared;
+    unsigned long present;
+    int drawn, top, set;
+    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
+    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    if (row == NULL) return NULL;
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
+    const uint8_t *ranks = p + 8, *fits = p + 8 + TABLEAU + MAX_STOCK;
+    const uint8_t *reach = p + HEADER;
+    if (drawn >= row[top] || !present) return PyLong_FromLong(-1);
+    for (int k = removal_start[set]; k < removal_start[set + 1]; k++) {
+        int r = ranks[removal_pos[k]];
+        if (fits[top * RANKS + r] && drawn < reach[(size_t)removal_next[k] * REACH_ROW + r])
+            return PyLong_FromLong(removal_pos[k]);
+    }
+    return PyLong_FromLong(DRAW_STEP); /* won from here but by no play: by the draw */
+}
+
+/* ---- the best win: one sweep layered by draws ----
+ *
+ * From the start, every (set, top) reached by plays with the cards drawn so far is one layer; the
+ * next layer starts from every set reached so far drawing one card (a set reached once can draw
+ * on through the stock from there). A (set, top) reached in an earlier layer is never taken
+ * again: reached with fewer draws, it can do all the later one can. With prune,
+ * only positions the backward pass wins are taken, so the first layer that empties the table
+ * has the fewest draws; without it, every reachable position is, for the fewest cards left.
+ * Writes the line of moves (a position, or DRAW_STEP) and returns its length; -1 when no win
+ * (with *fewest_left the fewest cards on the table anywhere), -2 when out of memory. */
+static int sweep(const uint8_t *prepared, int start_set, int drawn, int top, int prune,
+                 uint8_t *line, int *fewest_left) {
+    const uint8_t *ranks = prepared + 8, *stock = prepared + 8 + TABLEAU;
+    const uint8_t *fits = prepared + 8 + TABLEAU + MAX_STOCK, *reach = prepared + HEADER;
+    int stock_size = prepared[4];
+    size_t cells = (size_t)set_count * REACH_ROW;
+    uint8_t *move = calloc(cells, 1); /* how the cell was reached: 1 + a position, or a draw */
+    uint32_t *from = malloc(cells * sizeof(uint32_t));
+    uint32_t *order = malloc(cells * sizeof(uint32_t)); /* cells in the order reached */
+    uint32_t *sets = malloc((size_t)set_count * sizeof(uint32_t)); /* a cell of each set reached */
+    uint8_t *set_seen = calloc((size_t)set_count, 1);
+    uint8_t *drawn_at = malloc(cells); /* the cards drawn when the cell was reached */
+    if (move == NULL || from == NULL || order == NULL || sets == NULL || set_seen == NULL ||
+        drawn_at == NULL) {
+        free(drawn_at);
+        free(move);
+        free(from);
+        free(order);
+        free(sets);
+        free(set_seen);
+        return -2;
+    }
+    size_t set_total = 0;
+    enum { START = 254 };
+    uint32_t start = (uint32_t)start_set * REACH_ROW + (uint32_t)top;
+    size_t end = 0, i = 0;
+    move[start] = START;
+    drawn_at[start] = (uint8_t)drawn;
+    order[end++] = start;
+    int length = -1, fewest = TABLEAU;
+    uint32_t won = 0;
+    for (;;) {
+        for (; i < end; i++) {
+            uint32_t cell = order[i];
+            int set = (int)(cell / REACH_ROW), on = (int)(cell % REACH_ROW);
+            if (!set_seen[set]) {
+                set_seen[set] = 1;
+                sets[set_total++] = cell;
+            }
+            int left = bit_count(set_mask[set]);
+            if (left < fewest) fewest = left;
+            if (!left) {
+                won = cell;
+                length = 0;
+                break;
+            }
+            for (int k = removal_start[set]; k < removal_start[set + 1]; k++) {
+                int r = ranks[removal_pos[k]];
+                uint32_t next = (uint32_t)removal_next[k] * REACH_ROW + (uint32_t)r;
+                if (!fits[on * RANKS + r] || move[next] || (prune && drawn >= reach[next])) continue;
+                move[next] = (uint8_t)(1 + removal_pos[k]);
+                from[next] = cell;
+                drawn_at[next] = (uint8_t)drawn;
+                order[end++] = next;
+            }
+        }
+        if (length == 0 || drawn == stock_size) break;
+        int drawn_top = stock[drawn++];
+        size_t kept = 0;
+        for (size_t j = 0; j < set_total; j++) {
+            uint32_t next = sets[j] / REACH_ROW * REACH_ROW + (uint32_t)drawn_top;
+            if (prune) {
+                /* A set won under no top with this many drawn is won under none with more. */
+                const uint8_t *row = reach + next / REACH_ROW * REACH_ROW;
+                int alive = 0;
+                for (int t = 1; t < RANKS; t++) alive |= drawn < row[t];
+                if (!alive) continue;
+            }
+            sets[kept++] = sets[j];
+            if (move[next] || (prune && drawn >= reach[next])) continue;
+            move[next] = DRAW_STEP;
+            from[next] = sets[j]; /* drawing on from where the set was first reached */
+            drawn_at[next] = (uint8_t)drawn;
+            order[end++] = next;
+        }
+        set_total = kept;
+    }
+    if (length == 0) { /* a draw step may stand for several draws: as many as drawn_at says */
+        for (uint32_t cell = won; cell != start; cell = from[cell])
+            length += move[cell] == DRAW_STEP ? drawn_at[cell] - drawn_at[from[cell]] : 1;
+        int at = length;
+        for (uint32_t cell = won; cell != start; cell = from[cell]) {
+            if (move[cell] != DRAW_STEP) {
+                line[--at] = (uint8_t)(move[cell] - 1);
+                continue;
+            }
+            for (int k = drawn_at[from[cell]]; k < drawn_at[cell]; k++) line[--at] = DRAW_STEP;
+        }
+    }
+    *fewest_left = fewest;
+    free(move);
+    free(from);
+    free(order);
+    free(sets);
+    free(set_seen);
+    free(drawn_at);
+    return length;
+}
+
+/* The best win from the position: (line or None, the fewest cards left at best when lost). */
+static PyObject *py_best_from(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *prepared;
+    unsigned long present;
+    int drawn, top, set;
+    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
+    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    if (row == NULL) return NULL;
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
+    int winnable = drawn < row[top], fewest = 0, length;
+    uint8_t line[MAX_PATH];
+    Py_BEGIN_ALLOW_THREADS
+    length = sweep(p, set, drawn, top, winnable, line, &fewest);
+    Py_END_ALLOW_THREADS
+    if (length == -2) return PyErr_NoMemory();
+    if (length < 0) return Py_BuildValue("Oi", Py_None, fewest);
+    return Py_BuildValue("y#i", (const char *)line, (Py_ssize_t)length, 0);
+}
+
+/* Is the position won? The depth-first search, stopped after cap positions, answers most deals
+ * in microseconds; the rest get the backward pass, whose time is the same for every deal. */
+static PyObject *py_decide(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *ranks, *stock, *fits;
+    Py_ssize_t ranks_len, stock_len, fits_len;
+    PyObject *lying_under, *under, *no_bridge;
+    int wraps, drawn, top;
+    unsigned long present;
+    long long cap;
+    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiiL", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
+                          &cap))
+        return NULL;
+    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, lying_under, under,
+                           no_bridge, wraps, present, drawn, top);
+    if (s == NULL) return NULL;
+    if (!number_sets(lying_under)) {
+        free_search(s);
+        return NULL;
+    }
+    int set = set_index((uint32_t)present);
+    if (set < 0) {
+        free_search(s);
+        PyErr_SetString(PyExc_ValueError, "not a position of the deal");
+        return NULL;
+    }
+    uint8_t *reach = NULL;
+    int won = 0, backward_pass = 0;
+    s->cap = cap;
+    Py_BEGIN_ALLOW_THREADS
+    won = run(s, (uint32_t)present, drawn, top, s->stock_size);
+    if (s->nodes > s->cap || s->lost.failed) {
+        backward_pass = 1;
+        reach = malloc((size_t)set_count * REACH_ROW);
+        if (reach != NULL) {
+            backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0, reach);
+            won = drawn < reach[(size_t)set * REACH_ROW + top];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free_search(s);
+    if (backward_pass && reach == NULL) return PyErr_NoMemory();
+    free(reach);
+    return Py_BuildValue("OO", won ? Py_True : Py_False, backward_pass ? Py_True : Py_False);
 }
 
 static PyMethodDef methods[] = {
@@ -476,6 +1015,20 @@ static PyMethodDef methods[] = {
      "solve(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, best_win)\n"
      "-> (line or None, cards left at best when lost (best_win only), nodes).\n"
      "line is bytes: a position 0-27 for a play, 255 for a draw."},
+    {"decide", py_decide, METH_VARARGS,
+     "decide(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, cap)\n"
+     "-> (winnable, whether the backward pass answered: the search passed cap positions)."},
+    {"prepare", py_prepare, METH_VARARGS,
+     "prepare(ranks, stock, fits, lying_under, portable=False) -> the deal's answers for every "
+     "position (bytes); portable: the plain C path even where a vector one was built."},
+    {"winnable_from", py_winnable_from, METH_VARARGS,
+     "winnable_from(prepared, present, drawn, top) -> can the position still be won?"},
+    {"best_from", py_best_from, METH_VARARGS,
+     "best_from(prepared, present, drawn, top) -> (the best win as bytes or None, the fewest "
+     "cards left at best when lost)."},
+    {"hint_from", py_hint_from, METH_VARARGS,
+     "hint_from(prepared, present, drawn, top) -> the lowest winning play, 255 for the draw, -1 "
+     "when lost."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -484,4 +1037,12 @@ static struct PyModuleDef module = {
     "The solver's depth-first search, compiled (see tripeaks/solver.py).", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable one. */
+    if (m != NULL && PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

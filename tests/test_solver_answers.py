@@ -1,0 +1,230 @@
+"""The backward pass (solver.Answers, tripeaks/_search.c's prepare) against the search and the reference.
+
+It answers every position of a deal at once, from a table over the sets of cards that can be on
+the table together; the depth-first search answers one position at a time. They must agree
+everywhere: on the stored reference verdicts of every bench deal, and on random mid-game positions
+of random deals under both rules.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tripeaks import Game, GameCode, Rules
+from tripeaks.codes import CODE_SPACE
+from tripeaks.game import DRAW
+from tripeaks.layout import COVERS, TABLEAU_SIZE
+from tripeaks.solver import (
+    _LYING_UNDER_BYTES,
+    _NO_BRIDGE_BYTES,
+    _UNDER_BYTES,
+    Answers,
+    _decide,
+    _explore,
+    _fits_table,
+    _table_sets,
+    free_mask,
+    is_winnable,
+    solve,
+)
+
+DATA = Path(__file__).parent / "data" / "solver_reference.jsonl"
+ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text().splitlines() if line]
+
+
+def test_there_are_22932_table_sets_each_closed_under_what_its_cards_lie_on() -> None:
+    masks, removals, number = _table_sets()
+    assert len(masks) == len(number) == 22932
+    assert masks[0] == 0 and masks[-1] == (1 << TABLEAU_SIZE) - 1
+    for i, mask in enumerate(masks):
+        for pos in range(TABLEAU_SIZE):
+            if mask >> pos & 1:
+                assert all(mask >> q & 1 for q in COVERS[pos])
+        assert [pos for pos, _ in removals[i]] == [
+            p for p in range(TABLEAU_SIZE) if free_mask(mask) >> p & 1
+        ]
+        for pos, after in removals[i]:
+            assert masks[after] == mask & ~(1 << pos) and after < i
+
+
+@pytest.mark.parametrize(
+    "code", ["TP1-E-AAAAAAB", "TP1-C-AAAAAAB", "TP1-C-NIMWCYH", "TP1-E-KJDKLQK"]
+)
+def test_the_compiled_backward_pass_makes_the_same_table_as_the_python_one(code: str) -> None:
+    """The vector path (where built), the portable C path and Python: one table, byte for byte."""
+    from tripeaks import _search
+
+    game = Game.new(GameCode.parse(code))
+    compiled = Answers(game.deal, game.rules, compiled=True)
+    assert compiled.table == Answers(game.deal, game.rules, compiled=False).table
+    assert len(compiled.table) == 22932 * 16
+    deal_args = (
+        bytes(card.rank for card in game.deal.tableau),
+        bytes(card.rank for card in game.deal.stock),
+        _fits_table(game.rules),
+        _LYING_UNDER_BYTES,
+    )
+    portable = _search.prepare(*deal_args, True)
+    assert portable == _search.prepare(*deal_args, False) == _search.prepare(*deal_args)
+    assert portable[-len(compiled.table) :] == compiled.table
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_the_backward_pass_agrees_with_the_reference_on_every_bench_deal(rules: Rules) -> None:
+    rows = [row for row in ROWS if GameCode.parse(row["code"]).rules is rules]
+    assert len(rows) == 1000
+    for row in rows:
+        game = Game.new(GameCode.parse(row["code"]))
+        assert Answers.of(game).winnable(game) == row["winnable"], row["code"]
+
+
+def test_decide_hands_a_deal_to_the_backward_pass_past_its_cap() -> None:
+    """is_winnable's capped search: past the cap the backward pass answers, and the same."""
+    from tripeaks import _search
+
+    for row in ROWS[::50]:
+        game = Game.new(GameCode.parse(row["code"]))
+        args = (
+            bytes(card.rank for card in game.deal.tableau),
+            bytes(card.rank for card in game.deal.stock),
+            _fits_table(game.rules),
+            _LYING_UNDER_BYTES,
+            _UNDER_BYTES,
+            _NO_BRIDGE_BYTES,
+            game.rules.wraps,
+            game.present,
+            game.drawn,
+            game.discard_top.rank,
+        )
+        won, backward = _search.decide(*args, 0)
+        # Some lost deals are refuted at the root, before the search visits a position.
+        assert won == row["winnable"] and (backward or not won)
+        won, backward = _search.decide(*args, 10**9)
+        assert (won, backward) == (row["winnable"], False)
+        assert _decide(game)[0] == row["winnable"] == is_winnable(game)
+
+
+def play_on(game: Game, choices: list[int]) -> Game:
+    """Random legal moves, plays more often than draws, stopping when nothing is legal."""
+    for choice in choices:
+        moves = list(game.legal_moves())
+        if not moves:
+            break
+        plays = [move for move in moves if move != DRAW]
+        game.apply(plays[choice % len(plays)] if plays and choice < 7 else moves[-1])
+    return game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
+    rules=st.sampled_from(list(Rules)),
+    games=st.lists(
+        st.lists(st.integers(min_value=0, max_value=9), min_size=0, max_size=45),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_still_winnable_from_the_answers_is_what_a_fresh_search_says(
+    number: int, rules: Rules, games: list[list[int]]
+) -> None:
+    """One preparation per deal, several mid-game positions of it, each against today's search."""
+    start = Game.new(GameCode.from_number(number, rules))
+    answers = Answers.of(start)
+    slow = Answers(start.deal, start.rules, compiled=False) if len(games) == 1 else None
+    for choices in games:
+        game = play_on(start.copy(), choices)
+        searched = game.is_won or _explore(game, best_win=False)[0] is not None
+        assert answers.winnable(game) == searched == is_winnable(game)
+        if slow is not None:
+            assert slow.winnable(game) == searched and slow.hint(game) == answers.hint(game)
+        hint = answers.hint(game)
+        if game.is_won or not searched:
+            assert hint is None
+            continue
+        assert hint is not None and hint in set(game.legal_moves())
+        game.apply(hint)
+        assert answers.winnable(game)
+
+
+@pytest.mark.parametrize("code", ["TP1-E-AAAAAAB", "TP1-C-AAAAAAB", "TP1-C-NIMWCYH"])
+def test_following_the_answers_hints_wins_the_game(code: str) -> None:
+    game = Game.new(GameCode.parse(code))
+    answers = Answers.of(game)
+    while not game.is_won:
+        hint = answers.hint(game)
+        assert hint is not None
+        game.apply(hint)
+    assert answers.hint(game) is None and answers.winnable(game)
+
+
+def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
+    from tripeaks import _search
+
+    game = Game.new(GameCode.parse("TP1-E-QWERTYU"))
+    prepared = _search.prepare(
+        bytes(card.rank for card in game.deal.tableau),
+        bytes(card.rank for card in game.deal.stock),
+        _fits_table(game.rules),
+        _LYING_UNDER_BYTES,
+    )
+    top = game.discard_top.rank
+    assert _search.winnable_from(prepared, game.present, 0, top) == is_winnable(game)
+    # A peak card left on a table without the cards it lies on is no set that can occur.
+    for present, drawn, rank in ((1 << 18, 0, top), (1 << 28, 0, top), (game.present, 24, top)):
+        with pytest.raises(ValueError):
+            _search.winnable_from(prepared, present, drawn, rank)
+    for rank in (0, 14):
+        with pytest.raises(ValueError):
+            _search.hint_from(prepared, game.present, 0, rank)
+    with pytest.raises(ValueError):
+        _search.winnable_from(prepared[:-1], game.present, 0, top)
+    with pytest.raises(ValueError):
+        _search.prepare(bytes(27), bytes(23), _fits_table(game.rules), _LYING_UNDER_BYTES)
+    with pytest.raises(ValueError):
+        _search.prepare(bytes(28), bytes(23), _fits_table(game.rules), _LYING_UNDER_BYTES)
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_the_layered_sweep_finds_the_reference_best_on_every_bench_deal(rules: Rules) -> None:
+    """Fewest draws and most cards removed as the reference has them; every line replays to its score."""
+    rows = [row for row in ROWS if GameCode.parse(row["code"]).rules is rules]
+    for row in rows:
+        game = Game.new(GameCode.parse(row["code"]))
+        solution = Answers.of(game).solve(game)
+        assert (solution.winnable, solution.max_removed) == (row["winnable"], row["max_removed"])
+        if not solution.winnable:
+            assert solution.line == () and solution.final_score is None
+            continue
+        assert solution.draws == row["draws"] == solution.line.count(DRAW)
+        for action in solution.line:
+            game.apply(action)
+        assert game.is_won and game.score == solution.final_score == 772 - solution.draws
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
+    rules=st.sampled_from(list(Rules)),
+    choices=st.lists(st.integers(min_value=0, max_value=9), min_size=0, max_size=45),
+)
+def test_the_layered_sweep_agrees_with_the_search_in_mid_game(
+    number: int, rules: Rules, choices: list[int]
+) -> None:
+    game = play_on(Game.new(GameCode.from_number(number, rules)), choices)
+    swept, searched = Answers.of(game).solve(game), solve(game)
+    assert (swept.winnable, swept.draws, swept.final_score, swept.max_removed) == (
+        searched.winnable,
+        searched.draws,
+        searched.final_score,
+        searched.max_removed,
+    )
+    for action in swept.line:
+        game.apply(action)
+    assert game.is_won == swept.winnable
