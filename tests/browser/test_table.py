@@ -340,3 +340,25 @@ def test_axe_finds_nothing_on_the_menu_and_the_settings(new_page, theme):
     no_violations(page, f"scoring table, {theme}")
     open_settings(page)
     no_violations(page, f"settings, {theme}")
+
+
+TOOL_LABELS = """() => [...document.querySelectorAll('#tools .tool span')].map((el) => {
+  const line = parseFloat(getComputedStyle(el).lineHeight);
+  const box = el.getBoundingClientRect();
+  const tool = el.closest('.tool').getBoundingClientRect();
+  return { label: el.textContent, height: box.height, line, inside: box.left >= tool.left && box.right <= tool.right };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "ca"])
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (360, 640), (430, 932)])
+def test_every_toolbar_label_stands_on_one_line(new_page, lang, width, height):
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height, settings={"tripeaks.lang": lang})
+    labels = page.evaluate(TOOL_LABELS)
+    print(f"{lang} {width}x{height}:", [(x["label"], x["height"]) for x in labels])
+    assert len(labels) == 4 and all(x["label"] for x in labels), labels
+    for x in labels:
+        assert x["height"] < 1.5 * x["line"], x  # one line, not two
+        assert x["inside"], x  # and within its button
+    right = page.evaluate("document.querySelector('#tools').getBoundingClientRect().right")
+    assert right <= width, right
