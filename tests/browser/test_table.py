@@ -182,14 +182,18 @@ def test_the_rank_on_a_390_px_phone_is_at_least_14_px_tall(new_page):
 
 FELT = """() => {
   const t = document.querySelector('#table').getBoundingClientRect();
-  const cards = [...document.querySelectorAll('#tableau .card:not([hidden]), #stock, #discard')]
-    .map((el) => el.getBoundingClientRect());
+  const rect = (el) => el.getBoundingClientRect();
+  const peaks = [...document.querySelectorAll('#tableau .card:not([hidden])')].map(rect);
+  const piles = [...document.querySelectorAll('#stock, #discard')].map(rect);
+  const cards = [...peaks, ...piles];
   const top = Math.min(...cards.map((r) => r.top));
   const bottom = Math.max(...cards.map((r) => r.bottom));
   const left = Math.min(...cards.map((r) => r.left));
   const right = Math.max(...cards.map((r) => r.right));
+  const gap = Math.min(...piles.map((r) => r.top)) - Math.max(...peaks.map((r) => r.bottom));
   return { above: (top - t.top) / t.height, below: (t.bottom - bottom) / t.height,
-           width: (right - left) / t.width, peak: cards[0].width, pile: document.querySelector('#stock').getBoundingClientRect().width };
+           gap: gap / t.height, gap_px: gap,
+           width: (right - left) / t.width, peak: peaks[0].width, pile: piles[0].width };
 }"""
 
 
@@ -202,6 +206,10 @@ def test_a_portrait_phone_board_fills_the_table(new_page, width, height):
     assert felt["below"] < 0.15, felt  # and the board is not pushed up: it spans the table
     assert felt["width"] > 0.95, felt  # the peaks use the whole width
     assert 1.3 <= felt["pile"] / felt["peak"] <= 2.2, felt  # piles in proportion to the table cards
+    # The piles close under the peaks: between them only the notices' place (128 px), widened by no more
+    # than the felt left once the rows are spread and the felt above and below has its share.
+    assert felt["gap_px"] >= 128, felt
+    assert felt["gap"] < 0.32, felt
 
 
 def test_the_hint_looks_nothing_like_the_focus_ring(new_page):
@@ -332,3 +340,25 @@ def test_axe_finds_nothing_on_the_menu_and_the_settings(new_page, theme):
     no_violations(page, f"scoring table, {theme}")
     open_settings(page)
     no_violations(page, f"settings, {theme}")
+
+
+TOOL_LABELS = """() => [...document.querySelectorAll('#tools .tool span')].map((el) => {
+  const line = parseFloat(getComputedStyle(el).lineHeight);
+  const box = el.getBoundingClientRect();
+  const tool = el.closest('.tool').getBoundingClientRect();
+  return { label: el.textContent, height: box.height, line, inside: box.left >= tool.left && box.right <= tool.right };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "ca"])
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (360, 640), (430, 932)])
+def test_every_toolbar_label_stands_on_one_line(new_page, lang, width, height):
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height, settings={"tripeaks.lang": lang})
+    labels = page.evaluate(TOOL_LABELS)
+    print(f"{lang} {width}x{height}:", [(x["label"], x["height"]) for x in labels])
+    assert len(labels) == 4 and all(x["label"] for x in labels), labels
+    for x in labels:
+        assert x["height"] < 1.5 * x["line"], x  # one line, not two
+        assert x["inside"], x  # and within its button
+    right = page.evaluate("document.querySelector('#tools').getBoundingClientRect().right")
+    assert right <= width, right

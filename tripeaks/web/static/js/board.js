@@ -133,6 +133,34 @@ function courtArt(rank) {
   return h("span", { className: "court-art" }, svg);
 }
 
+/** The classic pip arrangements of 2 to 10: [column, row] with columns 0–2 and rows 0–6 (top to bottom);
+ * CSS places them and turns the lower ones over. Shown only where a card is large enough (app.css). */
+const PIPS = (() => {
+  const top = [[0, 0], [2, 0]], bottom = [[0, 6], [2, 6]], side = [[0, 3], [2, 3]];
+  const four = [...top, ...bottom], six = [...four, ...side];
+  return {
+    2: [[1, 0], [1, 6]],
+    3: [[1, 0], [1, 3], [1, 6]],
+    4: four,
+    5: [...four, [1, 3]],
+    6: six,
+    7: [...six, [1, 1.5]],
+    8: [...six, [1, 1.5], [1, 4.5]],
+    9: [...four, [0, 2], [2, 2], [0, 4], [2, 4], [1, 3]],
+    10: [...four, [0, 2], [2, 2], [0, 4], [2, 4], [1, 1], [1, 5]],
+  };
+})();
+
+function pipLayout(rank, suit) {
+  const pips = PIPS[rank].map(([c, r]) => {
+    const pip = h("span", { className: r > 3 ? "p low" : "p" }, suit);
+    pip.style.setProperty("--c", String(c));
+    pip.style.setProperty("--r", String(r));
+    return pip;
+  });
+  return h("span", { className: "pips" }, ...pips);
+}
+
 export function paintFace(el, card) {
   const suit = card.label.slice(-1);
   const rank = card.label.slice(0, -1);
@@ -143,7 +171,10 @@ export function paintFace(el, card) {
   const corner = (extra) =>
     h("span", { className: `idx${extra}` }, h("span", { className: "r" }, rank), h("span", { className: "s" }, suit));
   const middle = card.rank > 10 ? courtArt(card.rank) : h("span", { className: "pip" }, suit);
-  el.replaceChildren(h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, corner(" br")));
+  const pips = card.rank > 1 && card.rank <= 10 ? [pipLayout(card.rank, suit)] : [];
+  el.replaceChildren(
+    h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, ...pips, corner(" br")),
+  );
   el.dataset.card = card.label;
 }
 
