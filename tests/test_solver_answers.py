@@ -22,8 +22,6 @@ from tripeaks.game import DRAW
 from tripeaks.layout import COVERS, TABLEAU_SIZE
 from tripeaks.solver import (
     _LYING_UNDER_BYTES,
-    _NO_BRIDGE_BYTES,
-    _UNDER_BYTES,
     Answers,
     _decide,
     _explore,
@@ -86,26 +84,12 @@ def test_the_backward_pass_agrees_with_the_reference_on_every_bench_deal(rules: 
 
 def test_decide_hands_a_deal_to_the_backward_pass_past_its_cap() -> None:
     """is_winnable's capped search: past the cap the backward pass answers, and the same."""
-    from tripeaks import _search
-
     for row in ROWS[::50]:
         game = Game.new(GameCode.parse(row["code"]))
-        args = (
-            bytes(card.rank for card in game.deal.tableau),
-            bytes(card.rank for card in game.deal.stock),
-            _fits_table(game.rules),
-            _LYING_UNDER_BYTES,
-            _UNDER_BYTES,
-            _NO_BRIDGE_BYTES,
-            game.rules.wraps,
-            game.present,
-            game.drawn,
-            game.discard_top.rank,
-        )
-        won, backward = _search.decide(*args, 0)
+        won, backward = _decide(game, cap=0)
         # Some lost deals are refuted at the root, before the search visits a position.
         assert won == row["winnable"] and (backward or not won)
-        won, backward = _search.decide(*args, 10**9)
+        won, backward = _decide(game, cap=10**9)
         assert (won, backward) == (row["winnable"], False)
         assert _decide(game)[0] == row["winnable"] == is_winnable(game)
 

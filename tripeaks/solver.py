@@ -390,19 +390,7 @@ def _explore(
     if compiled is None:
         compiled = COMPILED
     if compiled:
-        line, left, nodes = _search.solve(
-            bytes(card.rank for card in game.deal.tableau),
-            bytes(card.rank for card in game.deal.stock),
-            _fits_table(game.rules),
-            _LYING_UNDER_BYTES,
-            _UNDER_BYTES,
-            _NO_BRIDGE_BYTES,
-            game.rules.wraps,
-            present,
-            drawn,
-            top,
-            best_win,
-        )
+        line, left, nodes = _search.solve(*_position(game), best_win)
         path = None if line is None else [_DRAW if step == _DRAW_BYTE else step for step in line]
         return path, left, nodes
     search = _Search(game.deal, game.rules)
@@ -582,10 +570,15 @@ class Answers:
         return _DRAW_BYTE
 
 
-def _decide(game: Game) -> tuple[bool, bool]:
+def _decide(game: Game, cap: int = DECIDE_CAP) -> tuple[bool, bool]:
     """(can the game be won, whether the backward pass answered), compiled: the capped search
-    first, the backward pass when the search passes DECIDE_CAP positions."""
-    return _search.decide(
+    first, the backward pass when the search passes ``cap`` positions."""
+    return _search.decide(*_position(game), cap)
+
+
+def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, bool, int, int, int]:
+    """The deal, its rules' tables and the position, as the compiled searches take them."""
+    return (
         bytes(card.rank for card in game.deal.tableau),
         bytes(card.rank for card in game.deal.stock),
         _fits_table(game.rules),
@@ -596,7 +589,6 @@ def _decide(game: Game) -> tuple[bool, bool]:
         game.present,
         game.drawn,
         game.discard_top.rank,
-        DECIDE_CAP,
     )
 
 
