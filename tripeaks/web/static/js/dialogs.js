@@ -22,10 +22,14 @@ export function closeDialog(dialog) {
   if (dialog.open) dialog.close();
 }
 
+/** On the window's "close" event, which comes a task after it closed: by then the player may have moved the
+ * focus on (opened the menu, say), and that is left where it is. */
 function restoreFocus(dialog) {
   const opener = openers.get(dialog);
   openers.delete(dialog);
   if ($("dialog[open]")) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== opener && !dialog.contains(active)) return;
   if (opener && opener.isConnected && !opener.hidden && !opener.closest("dialog")) opener.focus();
   else focusBoard(currentRover());
 }
