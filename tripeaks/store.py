@@ -224,11 +224,9 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _connect(self.path)
-        had_totals = _has_table(self._writer, "totals")
         self._writer.executescript(_SCHEMA)
         _migrate(self._writer)
-        if not had_totals:
-            _rebuild_totals(self._writer)
+        _rebuild_totals(self._writer)
         self._reader = _connect(self.path)
         self._lock = threading.Lock()
         """Guards memory (cache, staged changes) and the reader connection."""
@@ -577,13 +575,12 @@ def _add_to_totals(
     )
 
 
-def _has_table(db: sqlite3.Connection, name: str) -> bool:
-    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
-    return found.fetchone() is not None
-
-
 def _rebuild_totals(db: sqlite3.Connection) -> None:
-    """Fold every counted game into the totals: for a database made before they were kept."""
+    """Fold every counted game into the totals when there are results but no totals at all: a
+    database made before they were kept (or one whose first start stopped before this committed).
+    Every counted game adds to its totals and a reset clears both, so no other state has that."""
+    if db.execute("SELECT 1 FROM totals LIMIT 1").fetchone() is not None:
+        return
     rows = db.execute(
         "SELECT player, code, outcome, score, streak FROM results ORDER BY seq"
     ).fetchall()
