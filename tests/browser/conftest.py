@@ -37,7 +37,10 @@ def served(app: Any) -> Iterator[int]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    # Idle keep-alive connections stay open for the whole test: with uvicorn's 5 s, a test's own
+    # request (page.request) could reuse one just as the server closed it (ECONNRESET).
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_keep_alive=120)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
