@@ -82,7 +82,12 @@ game is over: won, or left for another game (``status`` then says which). ``resu
 the game's longest run of removals. ``totals`` holds each player's statistics per rules (the rules
 letter of the code), folded in as each game is counted (stats.count)."""
 
-_TOTALS = tuple(f.name for f in fields(Totals))
+_TOTALS = ", ".join(f.name for f in fields(Totals))
+_TOTALS_UPSERT = (
+    f"INSERT OR REPLACE INTO totals (player, rules, {_TOTALS})"
+    f" VALUES (?, ?, {', '.join('?' * len(fields(Totals)))})"
+)
+_RESULTS = "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
 
 _MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
 """Columns added since the first schema: a database made before them gets them at start-up."""
@@ -397,30 +402,23 @@ class Store:
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
-        with self._lock:
-            rows = self._reader.execute(
-                "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
-                " ORDER BY seq",
-                (player,),
-            ).fetchall()
-        return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+        return self._results(f"{_RESULTS} ORDER BY seq", (player,))
 
     def totals(self, player: str) -> dict[Rules, Totals]:
         """The player's kept statistics per rules (committed); rules never played are absent."""
         with self._lock:
             rows = self._reader.execute(
-                f"SELECT rules, {', '.join(_TOTALS)} FROM totals WHERE player = ?", (player,)
+                f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,)
             ).fetchall()
         return {Rules(rules): Totals(*values) for rules, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
         """The player's latest counted games (committed), newest first."""
+        return self._results(f"{_RESULTS} ORDER BY seq DESC LIMIT ?", (player, limit))
+
+    def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         with self._lock:
-            rows = self._reader.execute(
-                "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
-                " ORDER BY seq DESC LIMIT ?",
-                (player, limit),
-            ).fetchall()
+            rows = self._reader.execute(query, args).fetchall()
         return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
 
     # Inside the lock -----------------------------------------------------------------------
@@ -564,15 +562,10 @@ def _add_to_totals(
     db: sqlite3.Connection, player: str, rules: Rules, outcome: str, score: int, streak: int
 ) -> None:
     row = db.execute(
-        f"SELECT {', '.join(_TOTALS)} FROM totals WHERE player = ? AND rules = ?",
-        (player, rules.value),
+        f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?", (player, rules.value)
     ).fetchone()
     totals = count(Totals(*row) if row else Totals(), outcome, score, streak)
-    db.execute(
-        f"INSERT OR REPLACE INTO totals (player, rules, {', '.join(_TOTALS)})"
-        f" VALUES (?, ?, {', '.join('?' * len(_TOTALS))})",
-        (player, rules.value, *astuple(totals)),
-    )
+    db.execute(_TOTALS_UPSERT, (player, rules.value, *astuple(totals)))
 
 
 def _rebuild_totals(db: sqlite3.Connection) -> None:
@@ -591,11 +584,7 @@ def _rebuild_totals(db: sqlite3.Connection) -> None:
         key = (player, GameCode.parse(code).rules)
         totals[key] = count(totals.get(key, Totals()), outcome, score, streak)
     db.execute("BEGIN IMMEDIATE")
-    db.executemany(
-        f"INSERT OR REPLACE INTO totals (player, rules, {', '.join(_TOTALS)})"
-        f" VALUES (?, ?, {', '.join('?' * len(_TOTALS))})",
-        [(p, r.value, *astuple(t)) for (p, r), t in totals.items()],
-    )
+    db.executemany(_TOTALS_UPSERT, [(p, r.value, *astuple(t)) for (p, r), t in totals.items()])
     db.execute("COMMIT")
 
 

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     )
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
-    print(translator(system_language())("serve.started", url=url, db=db), flush=True)
+    _say("serve.started", on_stdout=True, url=url, db=db)
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()
@@ -107,9 +107,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say(key: str, **values: object) -> None:
-    """A line on stderr for whoever started the server, in the system's language."""
-    print(translator(system_language())(key, **values), file=sys.stderr, flush=True)
+def _say(key: str, *, on_stdout: bool = False, **values: object) -> None:
+    """A line for whoever started the server (stderr unless it is news), in the system's language."""
+    out = sys.stdout if on_stdout else sys.stderr
+    print(translator(system_language())(key, **values), file=out, flush=True)
 
 
 def allowed_hosts(host: str, extra: list[str]) -> list[str]:
