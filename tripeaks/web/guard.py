@@ -70,7 +70,8 @@ class Guard:
     Error reply), the cross-site write check and the security headers, in one layer.
 
     One layer rather than three: each ASGI layer is a call and a ``send`` wrapper on every
-    request, and the three cost about as much CPU as the rest of an action's middleware.
+    request; as three layers the checks cost ~5% of an action's CPU, as one under half of that
+    (cachegrind instruction counts).
     """
 
     def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:

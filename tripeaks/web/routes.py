@@ -86,8 +86,8 @@ def _caller(request: Request) -> Caller:
     """What a route is for, read from ``app.state`` and the cookie.
 
     A plain call, not a ``Depends``: FastAPI 0.165 solves every sub-dependency with a second pass
-    of its dependency machinery (a new Response, cache keys, scope checks), which cost more CPU
-    per action than the whole security middleware; a ``Request`` parameter costs nothing extra.
+    of its dependency machinery (a new Response, cache keys, scope checks), about 3% of the CPU of
+    a whole action (cachegrind); a ``Request`` parameter costs nothing extra.
     """
     value = request.cookies.get(COOKIE)
     player = value if value and _PLAYER_RE.fullmatch(value) else None
