@@ -7,7 +7,9 @@ the ASGI app with many concurrent requests (httpx), the worker held busy where a
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import socket
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -21,7 +23,7 @@ import pytest
 from fastapi import FastAPI
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_api_solver import HANG, started
+from test_api_solver import HANG, started, worker_pids
 from test_api_support import BASE_URL, STUCK_CODE, WIN_CODE, api, new_game, send
 
 from tripeaks import solver
@@ -258,6 +260,32 @@ def test_a_thousand_hints_of_one_player_hold_up_no_one_else(
     assert answered == 200
     assert set(flooded) == {200}
     assert max(ahead) <= 1
+
+
+def test_a_worker_killed_under_a_hint_answers_unavailable_and_the_next_hint_is_answered(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with served(tmp_path) as (app, solvers), player(app) as me:
+            state = await start(me, WIN_CODE)
+            hold = Hold(solvers)  # never released: the worker dies holding it
+            asking = asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint?lang=fi"))
+            await until(lambda: solvers.waiting == 1 or asking.done())
+            for pid in worker_pids(solvers):
+                os.kill(pid, signal.SIGKILL)
+            hold.line.close()
+            lost = await asking
+            assert lost.status_code == 503
+            assert lost.headers["Retry-After"] == "1"
+            assert lost.json()["error"] == {
+                "reason": "unavailable",
+                "message": translator("fi")("hint.unavailable"),
+            }
+            assert solvers.queued == 0  # the dead search holds no place in the queue
+            again = await me.get(f"/api/games/{state['id']}/hint")
+            assert again.status_code == 200 and again.json()["winnable"] is True
+
+    run(scenario)
 
 
 # Helpers ---------------------------------------------------------------------------------------

@@ -93,6 +93,11 @@ class Solvers:
         with self._lock:
             return len(self._hints) + len(self._pending)
 
+    def verdicts_pending(self) -> int:
+        """Deals waiting for their verdict now (read by the metrics)."""
+        with self._lock:
+            return len(self._pending)
+
     @property
     def waiting(self) -> int:
         """Hint requests awaiting an answer: more than :attr:`queued` when some share a search."""
