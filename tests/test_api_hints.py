@@ -88,13 +88,23 @@ def test_the_workers_hint_starts_a_best_win_from_any_position(
         game.apply(Action.parse(move))
 
 
-def test_the_verdict_comes_from_the_deals_answers() -> None:
-    for code in (WIN_CODE, STUCK_CODE, str(GameCode.from_number(12345, Rules.CLASSIC))):
-        best = solver.solve(code)
-        assert solver_worker.solve_deal(code) == (
-            best.winnable,
-            best.final_score if best.winnable else None,
-        )
+VERDICT_CODES = [WIN_CODE, STUCK_CODE, "TP1-E-AAAAABC", "TP1-C-AAAAAAI", "TP1-C-AAAASGV"]
+"""Deals won and lost under both rules (the lost ones the first such of the first codes)."""
+
+
+@pytest.mark.parametrize("code", VERDICT_CODES)
+def test_the_verdict_comes_from_the_deals_answers(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver_worker, "_deals", OrderedDict())
+    best = solver.solve(code)
+    expected = (best.winnable, best.final_score if best.winnable else None)
+    assert solver_worker.solve_deal(code) == expected  # nothing known of the deal yet
+    monkeypatch.setattr(solver_worker, "_deals", OrderedDict())
+    start = Game.new(code)
+    worker_hint(start)  # a hint at the start finds a best line from there...
+    monkeypatch.setattr(solver_worker.Deal, "solve", None)  # ...the verdict follows it: no search
+    assert solver_worker.solve_deal(code) == expected
 
 
 def test_the_worker_keeps_the_answers_of_its_latest_deals(monkeypatch: pytest.MonkeyPatch) -> None:

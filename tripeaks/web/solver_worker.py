@@ -18,7 +18,8 @@ from collections import OrderedDict
 
 from tripeaks import solver
 from tripeaks.cards import Card
-from tripeaks.game import Game
+from tripeaks.game import Action, Game
+from tripeaks.layout import TABLEAU_SIZE
 
 DEALS_KEPT = 128
 """Deals whose answers the worker keeps, the least recently asked about dropped first. The backward
@@ -94,6 +95,27 @@ class Deal:
             walker.apply(action)
         return solution
 
+    def verdict(self) -> tuple[bool, int | None]:
+        """(winnable from the start, the best final score if so).
+
+        A lost deal is the table's answer. A best line from the start that the hints already found
+        is followed from memory (each move remembered is the first move of a best win from where
+        it stands, so moves followed one after another make a best win); otherwise the start is
+        solved.
+        """
+        walker = self.start.copy()
+        if not self.answers.winnable_at(walker.present, walker.drawn, walker.discard_top.rank):
+            return False, None
+        for _ in range(TABLEAU_SIZE + len(self.start.deal.stock) + 1):
+            if walker.is_won:
+                return True, walker.score
+            move = self.moves.get((walker.present, walker.drawn, walker.discard_top.rank))
+            if move is None:
+                break
+            walker.apply(Action.parse(move))
+        solution = self.solve(self.start)
+        return solution.winnable, solution.final_score if solution.winnable else None
+
     def _learn(self, position: Position, move: str | None) -> None:
         if len(self.moves) >= MOVES_KEPT:
             self.moves.clear()
@@ -119,9 +141,7 @@ def deal(code: str) -> Deal:
 
 def solve_deal(code: str) -> tuple[bool, int | None]:
     """(winnable from the deal's start, the best final score if so), from the deal's answers."""
-    known = deal(code)
-    solution = known.solve(known.start)  # its line serves the deal's hints as well
-    return solution.winnable, solution.final_score if solution.winnable else None
+    return deal(code).verdict()
 
 
 def hint(code: str, present: int, drawn: int, top: Card) -> str | None:
