@@ -133,22 +133,24 @@ async def fill(base: str, deals: int) -> None:
 
 
 def in_process(record: list[tuple[str, list[str]]]) -> dict[str, list[float]]:
-    """The worker's own time for the same hints, in this process: as it was (the game replayed
-    from its log, then a whole search) and as it is (the position, the deal's prepared answers)."""
+    """The worker's own time for the same hints, in this process: as it was (``was``: the game
+    replayed from its log, then a whole search) and as it is (the position, the deal's answers
+    prepared at its first hint)."""
     from tripeaks import solver
     from tripeaks.game import Game
     from tripeaks.web import solver_worker
 
-    times: dict[str, list[float]] = {"replay+search": [], "first": [], "later": []}
+    times: dict[str, list[float]] = {"was first": [], "was later": [], "first": [], "later": []}
     for code, actions in record:
         for n in range(len(actions)):
+            kind = "first" if n == 0 else "later"
             started = time.perf_counter()
             game = Game.replay(code, actions[:n])
             solver.hint(game)
-            times["replay+search"].append(time.perf_counter() - started)
+            times[f"was {kind}"].append(time.perf_counter() - started)
             started = time.perf_counter()
             solver_worker.hint(code, game.present, game.drawn, game.discard_top)
-            times["first" if n == 0 else "later"].append(time.perf_counter() - started)
+            times[kind].append(time.perf_counter() - started)
     return times
 
 
@@ -200,7 +202,7 @@ def main() -> None:
         print(f"  {kind:5} n={len(values):5}  {figures(values, 1e3, 'ms')}")
     print("The worker's own time per hint, in this process, over the same positions:")
     for kind, values in in_process(record).items():
-        print(f"  {kind:13} n={len(values):5}  {figures(values, 1e6, 'µs')}")
+        print(f"  {kind:9} n={len(values):5}  {figures(values, 1e6, 'µs')}")
     print(f"Worker memory after those games, then after one hint in {args.deals} more deals:")
     earlier = {wpid: rss for wpid, _, rss, _ in before}
     for wpid, what, rss, peak in after:
