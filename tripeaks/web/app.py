@@ -23,14 +23,10 @@ def create_app(
     db_path: str | Path,
     *,
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
-    idle_verdicts: bool = True,
 ) -> FastAPI:
-    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one.
-
-    ``idle_verdicts=False`` searches deal verdicts at normal priority (Solvers says when to).
-    """
+    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one."""
     store = Store(db_path)
-    solvers = Solvers(idle_verdicts=idle_verdicts)
+    solvers = Solvers()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

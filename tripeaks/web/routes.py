@@ -28,7 +28,7 @@ from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import ActionRefused, Refused, Store, UnknownGame, new_id
-from tripeaks.web import errors
+from tripeaks.web import errors, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
 from tripeaks.web.models import (
@@ -291,7 +291,11 @@ async def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery =
 
 @router.get(
     "/api/games/{game_id}/hint",
-    responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no answer in time"}},
+    responses={
+        **_GAME_ERRORS,
+        429: {"model": ErrorOut, "description": "this player's previous hint is still searched"},
+        503: {"model": ErrorOut, "description": "the solver is busy or found no answer in time"},
+    },
 )
 async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOut:
     caller = _caller(request)
@@ -304,9 +308,14 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
         return HintOut(winnable=True, action=None, message=_("hint.won"))
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"))
-    answer = await caller.backend.solvers.hint(game)
+    later = {"Retry-After": str(solving.RETRY_AFTER)}
+    try:
+        answer = await caller.backend.solvers.hint(game, caller.player)
+    except solving.HintRefused as refused:
+        message = _("hint.pending" if refused.reason == "hint_pending" else "hint.busy")
+        raise ApiError(refused.status, refused.reason, message, headers=later) from None
     if answer is None:
-        raise ApiError(503, "unavailable", _("hint.unavailable"))
+        raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
     winnable, action = answer
     return _hint_out(game, winnable, action, lang)
 
