@@ -12,7 +12,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from tripeaks.store import Store
+from tripeaks.store import open_store
 from tripeaks.web import errors, guard
 from tripeaks.web.committer import Committer
 from tripeaks.web.routes import STATIC, Backend, router
@@ -20,16 +20,18 @@ from tripeaks.web.solving import Solvers
 
 
 def create_app(
-    db_path: str | Path,
+    db: str | Path,
     *,
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
     idle_verdicts: bool = True,
 ) -> FastAPI:
-    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one.
+    """The whole app on one database: a SQLite file, or a ``postgresql://`` URL (store.open_store).
+
+    Browser tests start uvicorn on this with a temporary SQLite file.
 
     ``idle_verdicts=False`` searches deal verdicts at normal priority (Solvers says when to).
     """
-    store = Store(db_path)
+    store = open_store(db)
     solvers = Solvers(idle_verdicts=idle_verdicts)
 
     @asynccontextmanager
