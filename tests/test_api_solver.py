@@ -29,9 +29,9 @@ HANG = 300.0
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(database: str | Path) -> Iterator[TestClient]:
     """The app, its verdicts at normal priority: the test run keeps every core busy."""
-    with api(tmp_path / "games.db", idle_verdicts=False) as c:
+    with api(database, idle_verdicts=False) as c:
         yield c
 
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from winning import find_win
 
 from tripeaks.game import Action, Game
-from tripeaks.store import Change, Store
+from tripeaks.store import Change, Storage, Store, open_store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"
@@ -25,7 +25,7 @@ BASE_URL = "http://127.0.0.1"
 
 
 @contextmanager
-def api(db: Path, *, idle_verdicts: bool = True) -> Iterator[TestClient]:
+def api(db: Path | str, *, idle_verdicts: bool = True) -> Iterator[TestClient]:
     with TestClient(create_app(db, idle_verdicts=idle_verdicts), base_url=BASE_URL) as client:
         yield client
 
@@ -75,15 +75,25 @@ def play_line(
     return replies
 
 
+def store_of(client: TestClient) -> Storage:
+    store: Storage = client.app.state.backend.store  # type: ignore[attr-defined]
+    return store
+
+
+def reopen(store: Storage) -> Storage:
+    """Another store on the same database: what a restarted server (or another worker) reads."""
+    return open_store(store.path if isinstance(store, Store) else store.url)  # type: ignore[attr-defined]
+
+
 def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """From now on, every commit of any store appends how many changes it holds to the list."""
     batches: list[int] = []
-    flush = Store.flush
+    flush = Storage.flush
 
-    def counted(store: Store) -> list[Change]:
+    def counted(store: Storage) -> list[Change]:
         batch = flush(store)  # not len(store._staged) first: a change staged meanwhile joins it
         batches.append(len(batch))
         return batch
 
-    monkeypatch.setattr(Store, "flush", counted)
+    monkeypatch.setattr(Storage, "flush", counted)
     return batches
