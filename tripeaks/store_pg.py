@@ -24,6 +24,8 @@ POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
 WAIT = 2.0
 """Seconds a request waits for a connection before it is answered 503 (the database is away)."""
+CONNECT_WAIT = 5
+"""Seconds to wait for the database at start (and for each new connection)."""
 SCHEMA_LOCK = 0x7472_6970
 """The advisory lock that makes workers starting together create the schema one at a time."""
 
@@ -115,20 +117,23 @@ class PgStore(Storage):
             min_size=1,
             max_size=pool_size,
             timeout=wait,
-            kwargs={"autocommit": True, "connect_timeout": max(1, round(wait))},
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_WAIT},
             open=False,
             name="tripeaks",
         )
-        try:
-            self._pool.open(wait=True, timeout=max(wait, 5.0))
-            with self._transaction() as db:
-                db.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+        try:  # one plain connection first: if the database is not there, its error says why
+            with (
+                psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db,
+                db.transaction(),
+            ):
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                 for statement in _SCHEMA:
                     db.execute(statement)
+            self._pool.open(wait=True, timeout=CONNECT_WAIT)
             self._rebuild_totals()
         except psycopg.Error as error:
             self._pool.close()
-            raise Unavailable(f"{redacted(url)}: {error}") from error
+            raise Unavailable(str(error).strip().splitlines()[0]) from error
 
     def close(self) -> None:
         with self._flushing, self._lock:
