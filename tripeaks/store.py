@@ -38,7 +38,7 @@ from tripeaks.stats import Totals, count
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     player TEXT NOT NULL,
@@ -748,7 +748,7 @@ class Store(Storage):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _connect(self.path)
-        self._writer.executescript(_SCHEMA)
+        self._writer.executescript(SCHEMA)
         _migrate(self._writer)
         self._rebuild_totals()
         self._reader = _connect(self.path)

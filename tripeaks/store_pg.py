@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tripeaks.store import Db, Rows, Storage, Unavailable
+from tripeaks.store import SCHEMA, Db, Rows, Storage, Unavailable
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -29,53 +29,15 @@ CONNECT_WAIT = 5
 SCHEMA_LOCK = 0x7472_6970
 """The advisory lock that makes workers starting together create the schema one at a time."""
 
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        player TEXT NOT NULL,
-        code TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        version INTEGER NOT NULL DEFAULT 0,
-        moves INTEGER NOT NULL DEFAULT 0,
-        score INTEGER NOT NULL,
-        status TEXT NOT NULL,
-        settled INTEGER NOT NULL DEFAULT 0
-    )""",
-    "CREATE INDEX IF NOT EXISTS games_unsettled ON games (player, settled)",
-    """CREATE TABLE IF NOT EXISTS actions (
-        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        request_id TEXT,
-        PRIMARY KEY (game, seq)
-    )""",
-    """CREATE UNIQUE INDEX IF NOT EXISTS actions_request
-        ON actions (game, request_id) WHERE request_id IS NOT NULL""",
-    """CREATE TABLE IF NOT EXISTS results (
-        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        player TEXT NOT NULL,
-        game TEXT NOT NULL UNIQUE,
-        code TEXT NOT NULL,
-        outcome TEXT NOT NULL,
-        score INTEGER NOT NULL,
-        finished_at DOUBLE PRECISION NOT NULL,
-        streak INTEGER NOT NULL DEFAULT 0
-    )""",
-    "CREATE INDEX IF NOT EXISTS results_player ON results (player, seq)",
-    """CREATE TABLE IF NOT EXISTS totals (
-        player TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        played INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        won_score_sum INTEGER NOT NULL,
-        best_score INTEGER,
-        current_streak INTEGER NOT NULL,
-        best_streak INTEGER NOT NULL,
-        longest_card_streak INTEGER,
-        PRIMARY KEY (player, rules)
-    )""",
+_SCHEMA = tuple(
+    statement.strip()
+    for statement in SCHEMA.replace(" WITHOUT ROWID", "")
+    .replace(" REAL ", " DOUBLE PRECISION ")
+    .replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+    .split(";")
+    if statement.strip()
 )
-"""The tables of tripeaks/store.py's SQLite schema, in PostgreSQL's types."""
+"""The tables of tripeaks/store.py's schema, in PostgreSQL's words: one schema, two dialects."""
 
 
 @cache
