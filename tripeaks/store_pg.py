@@ -76,7 +76,7 @@ class PgStore(Storage):
         self.url = url
         self._pool = ConnectionPool(
             url,
-            min_size=1,
+            min_size=2,
             max_size=pool_size,
             timeout=wait,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_WAIT},
