@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,7 @@ from test_api_support import BASE_URL, WIN_CODE, api, new_game, send
 
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
+from tripeaks.i18n import translator
 from tripeaks.store import StaleVersion
 from tripeaks.store_pg import PgStore, redacted
 from tripeaks.web.app import create_app
@@ -320,3 +323,70 @@ def test_a_database_that_is_not_there_stops_serve_with_one_line() -> None:
         "tripeaks: cannot use the database postgresql://someone:***@127.0.0.1:1/games: "
     )
     assert done.stderr.count("\n") == 1 and "secret" not in done.stderr
+
+
+def children(pid: int) -> set[int]:
+    return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+
+
+def test_two_worker_processes_serve_one_game_and_one_survives_the_others_sigkill(
+    postgres: str,
+) -> None:
+    """Every request on a new connection (any worker may take it); one worker is SIGKILLed
+    mid-game: what it acknowledged is there, and the game goes on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "TRIPEAKS_WORKERS": "2"}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", str(port)]
+    server = subprocess.Popen(
+        [*argv, "--db", postgres], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().startswith(f"TriPeaks: {base}/")
+        deadline = time.monotonic() + 60
+        while len(children(server.pid)) < 2 or not answers(base):
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        first = httpx.post(f"{base}/api/games", json={"code": WIN_CODE})
+        cookies = {"tripeaks_player": first.cookies["tripeaks_player"]}
+        state = first.json()
+        for i in range(40):
+            if i == 20:
+                os.kill(min(children(server.pid)), signal.SIGKILL)
+            action = "draw" if i % 2 == 0 else "undo"
+            body = {"version": i, "request_id": f"r{i}"}
+            while True:  # a connection the killed worker had accepted is lost: send it again
+                try:
+                    reply = httpx.post(
+                        f"{base}/api/games/{state['id']}/{action}", json=body, cookies=cookies
+                    )
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            assert reply.status_code == 200, reply.text
+            state = reply.json()
+        store = PgStore(postgres)
+        assert [str(a) for a in store.actions(state["id"])] == ["draw", "undo"] * 20
+        store.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def answers(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/api/layout", timeout=1).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--workers", "2"]
+    argv += ["--db", str(tmp_path / "games.db")]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == translator("en")("serve.workers_need_postgres") + "\n"

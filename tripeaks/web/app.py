@@ -5,6 +5,7 @@ The routes themselves live in routes.py and reach these through ``app.state``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -57,4 +58,15 @@ def create_app(
     errors.install(app)
     guard.install(app, allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+def from_environment() -> FastAPI:
+    """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
+    the database and host names come from the environment serve.py set before starting them."""
+    from tripeaks.web import serve
+
+    hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
+    app = create_app(os.environ[serve.DB_VARIABLE], allowed_hosts=hosts or guard.DEFAULT_HOSTS)
+    serve._settle_the_heap()
     return app

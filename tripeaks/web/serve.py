@@ -20,6 +20,9 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DB_VARIABLE = "TRIPEAKS_DB"
 """The environment variable that names the database when ``--db`` is not given (containers)."""
+WORKERS_VARIABLE = "TRIPEAKS_WORKERS"
+HOSTS_VARIABLE = "TRIPEAKS_SERVED_HOSTS"
+"""How ``--workers`` hands the host names to its worker processes (app.from_environment)."""
 PORT_TRIES = 100
 GC_THRESHOLDS = (10_000, 10, 100)
 """Python's default (700, 10, 10) runs a young collection every 700 new objects, ~25 times a
@@ -66,6 +69,13 @@ def add_command(subparsers: Any) -> None:
         f" (default: ${DB_VARIABLE}, else a file in the user's data directory)",
     )
     cmd.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get(WORKERS_VARIABLE) or 1),
+        metavar="N",
+        help=f"worker processes, PostgreSQL only (default: ${WORKERS_VARIABLE}, else 1)",
+    )
+    cmd.add_argument(
         "--allowed-host",
         action="append",
         default=[],
@@ -91,6 +101,9 @@ def run(args: argparse.Namespace) -> int:
     db = args.db if args.db is not None else database(variable) if variable else default_db()
     if isinstance(db, str):  # PostgreSQL: every worker shares it, there is nothing to claim
         return _serve_shared(args, db, host, port)
+    if args.workers != 1:
+        _say("serve.workers_need_postgres")
+        return 1
     problem = check_database(db)
     if problem is not None:
         _say("serve.no_database", db=db, problem=problem)
@@ -119,13 +132,35 @@ def _serve_shared(args: argparse.Namespace, url: str, host: str, port: int) -> i
     from tripeaks.store_pg import redacted
     from tripeaks.web.app import create_app
 
+    hosts = allowed_hosts(host, args.allowed_host)
     try:
-        app = create_app(url, allowed_hosts=allowed_hosts(host, args.allowed_host))
+        app = create_app(url, allowed_hosts=hosts)
     except Unavailable as error:
         _say("serve.no_database", db=redacted(url), problem=str(error).replace("\n", " "))
         return 1
+    if args.workers > 1:  # each worker process makes its own app (and pool) from the environment
+        import uvicorn
+
+        app.state.backend.store.close()  # it made the tables and proved the database is there
+        app.state.backend.solvers.close()
+        os.environ[DB_VARIABLE], os.environ[HOSTS_VARIABLE] = url, ",".join(hosts)
+        _say("serve.started", on_stdout=True, url=_url(host, port), db=redacted(url))
+        uvicorn.run(
+            "tripeaks.web.app:from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=args.workers,
+            log_level="warning",
+            access_log=False,
+        )
+        return 0
     _listen(args, app, host, port, redacted(url))
     return 0
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
@@ -135,7 +170,7 @@ def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object
     server = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     )
-    url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    url = _url(host, port)
     _say("serve.started", on_stdout=True, url=url, db=db)
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
