@@ -14,10 +14,8 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import api
+from test_api_support import PG_URL, api
 
-PG_URL = os.environ.get("TRIPEAKS_TEST_PG", "")
-"""The throwaway cluster's database (``make test`` sets it)."""
 DATABASES = ("sqlite", "postgres")
 
 

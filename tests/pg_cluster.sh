@@ -5,7 +5,8 @@
 #   stop DIR     stop it and remove DIR
 # PostgreSQL refuses to run as root: as root, every server command runs as the postgres user
 # that Debian's package creates. fsync is off (a test cluster lives as long as its run; an
-# immediate stop still loses nothing committed, only a crash of the machine would).
+# immediate stop still loses nothing committed, only a crash of the machine would); a benchmark
+# sets PG_FSYNC=on to pay for durable commits as a real server does.
 set -eu
 cmd=$1
 dir=$2
@@ -15,7 +16,7 @@ as_postgres() {
 }
 start() {
     as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses= -k $dir -c fsync=off -c max_connections=200" start >/dev/null
+        -o "-c listen_addresses= -k $dir -c fsync=${PG_FSYNC:-off} -c max_connections=200" start >/dev/null
 }
 case $cmd in
 start)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -20,6 +21,8 @@ WIN_CODE = "TP1-E-AAABUWI"
 """An Easy deal the tests' small search wins at once."""
 STUCK_CODE = "TP1-E-AABPSMK"
 """Drawing all 23 stock cards leaves this deal stuck."""
+PG_URL = os.environ.get("TRIPEAKS_TEST_PG", "")
+"""The throwaway PostgreSQL cluster's database (``make test`` starts it and sets this)."""
 BASE_URL = "http://127.0.0.1"
 """TestClient's own host name (testserver) is not one the app answers to."""
 

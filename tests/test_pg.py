@@ -22,9 +22,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PG_URL
 from fastapi.testclient import TestClient
-from test_api_support import BASE_URL, WIN_CODE, api, new_game, send
+from test_api_support import BASE_URL, PG_URL, WIN_CODE, api, new_game, send
 
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
