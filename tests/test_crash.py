@@ -35,7 +35,7 @@ ROUND_REQUESTS = 400
 
 ZYGOTE = r"""
 import os, signal, sys
-import uvicorn, tripeaks.web.app  # the heavy imports, done once before any fork
+import uvicorn, tripeaks.web.app, tripeaks.store_pg  # the heavy imports, once before any fork
 from tripeaks.cli import main
 from tripeaks.i18n import LANGUAGES, translator
 for lang in LANGUAGES:
