@@ -42,7 +42,7 @@ lint: $(VENV)/.test-deps
 test: chromium compiler postgres lint
 	@cluster=$$(mktemp -d) && trap 'sh tests/pg_cluster.sh stop "$$cluster"' EXIT && \
 	url=$$(sh tests/pg_cluster.sh start "$$cluster") && \
-	TRIPEAKS_TEST_PG="$$url" TRIPEAKS_TEST_CLUSTER="$$cluster" $(BIN)/pytest -n 2
+	TRIPEAKS_TEST_PG="$$url" $(BIN)/pytest -n 2
 
 bench: $(VENV)/.run-deps
 	$(BIN)/python bench/solver.py
