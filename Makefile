@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint chromium compiler bench clean
+.PHONY: run test lint chromium compiler postgres bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -29,13 +29,20 @@ chromium:
 compiler:
 	@command -v cc >/dev/null && $(PYTHON) -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" || { $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y gcc python3-dev; }
 
+# The API suite runs on PostgreSQL too: Debian's server, in a throwaway cluster (tests/pg_cluster.sh).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y postgresql; }
+
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict tripeaks
 
-test: chromium compiler lint
-	$(BIN)/pytest -n 2
+# The cluster lives in a temporary folder for this run only and is stopped even when tests fail.
+test: chromium compiler postgres lint
+	@cluster=$$(mktemp -d) && trap 'sh tests/pg_cluster.sh stop "$$cluster"' EXIT && \
+	url=$$(sh tests/pg_cluster.sh start "$$cluster") && \
+	TRIPEAKS_TEST_PG="$$url" $(BIN)/pytest -n 2
 
 bench: $(VENV)/.run-deps
 	$(BIN)/python bench/solver.py

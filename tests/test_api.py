@@ -184,8 +184,8 @@ def test_a_refused_request_id_can_be_used_again(client: TestClient) -> None:
     assert send(client, state, DRAW, request_id="r").status_code == 200
 
 
-def test_resume_after_restarting_on_the_same_file(tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+def test_resume_after_restarting_on_the_same_database(database: str | Path) -> None:
+    db = database
     line = winning_line()[:10]
     with api(db) as client:
         state = new_game(client, WIN_CODE)
@@ -202,10 +202,10 @@ def test_resume_after_restarting_on_the_same_file(tmp_path: Path) -> None:
         assert rest[-1]["status"] == "won"
 
 
-def test_another_players_game_is_unknown(tmp_path: Path) -> None:
-    with api(tmp_path / "games.db") as alice:
+def test_another_players_game_is_unknown(database: str | Path) -> None:
+    with api(database) as alice:
         state = new_game(alice, WIN_CODE)
-        with api(tmp_path / "games.db") as bob:
+        with api(database) as bob:
             new_game(bob)
             for reply in (
                 bob.get(f"/api/games/{state['id']}"),
@@ -348,11 +348,11 @@ def test_game_ids_are_long_and_random(client: TestClient) -> None:
 
 
 def test_a_game_whose_log_is_full_refuses_with_too_long(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Checked with a short limit (the rule itself is tested in test_game.py): 422, nothing kept."""
     monkeypatch.setattr("tripeaks.game.ACTION_LIMIT", 6)
-    with api(tmp_path / "games.db") as client:
+    with api(database) as client:
         state = new_game(client, WIN_CODE)
         for action in [DRAW, UNDO] * 3:
             state = send(client, state, action).json()

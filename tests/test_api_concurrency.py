@@ -12,10 +12,9 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from fastapi import FastAPI
-from test_api_support import count_commits
+from test_api_support import count_commits, reopen
 
 from tripeaks.game import Action, Game
-from tripeaks.store import Store
 from tripeaks.web.app import create_app
 
 T = TypeVar("T")
@@ -59,10 +58,9 @@ async def one_player(app: Any, seed: int) -> tuple[str, str, list[str]]:
 
 
 def test_concurrent_players_each_get_exactly_their_actions(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "games.db"
-    app = create_app(db)
+    app = create_app(database)
     batches = count_commits(monkeypatch)
 
     async def everyone() -> list[tuple[str, str, list[str]]]:
@@ -73,14 +71,14 @@ def test_concurrent_players_each_get_exactly_their_actions(
         f"{sum(batches)} changes in {sum(1 for b in batches if b)} commits, at most {max(batches)}"
     )
     assert max(batches) > 1, "changes staged together should share a commit"
-    store = Store(db)
+    store = reopen(app.state.backend.store)
     for game_id, code, acked in played:
         assert [str(a) for a in store.actions(game_id)] == acked
         assert Game.replay(code, acked).actions == tuple(map(Action.parse, acked))
 
 
-def test_two_tabs_sending_at_once_apply_one_action(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "games.db")
+def test_two_tabs_sending_at_once_apply_one_action(database: str | Path) -> None:
+    app = create_app(database)
 
     async def race() -> list[int]:
         transport = httpx.ASGITransport(app=app)

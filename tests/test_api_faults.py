@@ -7,19 +7,20 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import WIN_CODE, new_game, send, winning_line
+from test_api_support import WIN_CODE, new_game, reopen, send, store_of, winning_line
 
 from tripeaks.game import DRAW, UNDO, Action
 from tripeaks.store import Store
 
 
-def store_of(client: TestClient) -> Store:
-    store: Store = client.app.state.backend.store  # type: ignore[attr-defined]
+def sqlite_of(client: TestClient) -> Store:
+    store = store_of(client)
+    assert isinstance(store, Store)
     return store
 
 
 def committed(client: TestClient, game_id: str) -> list[str]:
-    return [str(a) for a in Store(store_of(client).path).actions(game_id)]
+    return [str(a) for a in reopen(store_of(client)).actions(game_id)]
 
 
 @pytest.mark.parametrize(
@@ -59,10 +60,11 @@ def test_the_same_request_sent_again_answers_as_the_first_time(client: TestClien
     assert committed(client, state["id"]) == [str(a) for a in line[: first_play + 1]]
 
 
-def test_a_full_disk_answers_503_and_the_retry_applies_once(client: TestClient) -> None:
+def test_a_full_disk_answers_503_and_the_retry_applies_once(sqlite_client: TestClient) -> None:
     """Regression: a failed commit answered 500 (and could acknowledge changes it had lost)."""
+    client = sqlite_client
     state = new_game(client, WIN_CODE)
-    writer = store_of(client)._writer
+    writer = sqlite_of(client)._writer
     pages = writer.execute("PRAGMA page_count").fetchone()[0]
     writer.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own SQLITE_FULL, for real
     replies = []
@@ -90,9 +92,10 @@ def test_a_full_disk_answers_503_and_the_retry_applies_once(client: TestClient) 
     ]
 
 
-def test_a_read_only_database_answers_503_and_changes_nothing(client: TestClient) -> None:
+def test_a_read_only_database_answers_503_and_changes_nothing(sqlite_client: TestClient) -> None:
+    client = sqlite_client
     state = new_game(client, WIN_CODE)
-    writer = store_of(client)._writer
+    writer = sqlite_of(client)._writer
     writer.execute("PRAGMA query_only = 1")  # SQLite refuses every write: SQLITE_READONLY
     for path, body in (
         (f"/api/games/{state['id']}/draw", {"version": 0}),
@@ -125,10 +128,11 @@ def test_a_game_over_refuses_every_action_with_409_and_its_state(client: TestCli
 
 
 def test_a_storage_error_while_reading_is_503_too(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    client = sqlite_client
     state = new_game(client, WIN_CODE)
-    store = store_of(client)
+    store = sqlite_of(client)
     store._cache.clear()  # the game must be read from the database
     real = store._reader
 

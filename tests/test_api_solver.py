@@ -30,8 +30,8 @@ HANG = 300.0
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with api(tmp_path / "games.db") as c:
+def client(database: str | Path) -> Iterator[TestClient]:
+    with api(database) as c:
         yield c
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -13,19 +14,21 @@ from fastapi.testclient import TestClient
 from winning import find_win
 
 from tripeaks.game import Action, Game
-from tripeaks.store import Change, Store
+from tripeaks.store import Change, Storage, Store, open_store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"
 """An Easy deal the tests' small search wins at once."""
 STUCK_CODE = "TP1-E-AABPSMK"
 """Drawing all 23 stock cards leaves this deal stuck."""
+PG_URL = os.environ.get("TRIPEAKS_TEST_PG", "")
+"""The throwaway PostgreSQL cluster's database (``make test`` starts it and sets this)."""
 BASE_URL = "http://127.0.0.1"
 """TestClient's own host name (testserver) is not one the app answers to."""
 
 
 @contextmanager
-def api(db: Path) -> Iterator[TestClient]:
+def api(db: Path | str) -> Iterator[TestClient]:
     with TestClient(create_app(db), base_url=BASE_URL) as client:
         yield client
 
@@ -75,15 +78,25 @@ def play_line(
     return replies
 
 
+def store_of(client: TestClient) -> Storage:
+    store: Storage = client.app.state.backend.store  # type: ignore[attr-defined]
+    return store
+
+
+def reopen(store: Storage) -> Storage:
+    """Another store on the same database: what a restarted server (or another worker) reads."""
+    return open_store(store.path if isinstance(store, Store) else store.url)  # type: ignore[attr-defined]
+
+
 def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """From now on, every commit of any store appends how many changes it holds to the list."""
     batches: list[int] = []
-    flush = Store.flush
+    flush = Storage.flush
 
-    def counted(store: Store) -> list[Change]:
+    def counted(store: Storage) -> list[Change]:
         batch = flush(store)  # not len(store._staged) first: a change staged meanwhile joins it
         batches.append(len(batch))
         return batch
 
-    monkeypatch.setattr(Store, "flush", counted)
+    monkeypatch.setattr(Storage, "flush", counted)
     return batches

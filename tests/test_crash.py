@@ -35,7 +35,7 @@ ROUND_REQUESTS = 400
 
 ZYGOTE = r"""
 import os, signal, sys
-import uvicorn, tripeaks.web.app  # the heavy imports, done once before any fork
+import uvicorn, tripeaks.web.app, tripeaks.store_pg  # the heavy imports, once before any fork
 from tripeaks.cli import main
 from tripeaks.i18n import LANGUAGES, translator
 for lang in LANGUAGES:
@@ -60,14 +60,14 @@ def free_port() -> int:
 
 
 class Servers:
-    """Starts and SIGKILLs servers on one port and one database file."""
+    """Starts and SIGKILLs servers on one port and one database (a SQLite file, or PostgreSQL)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str, warm: Path) -> None:
         self.db, self.port = db, free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.argv = ["serve", "--no-browser", "--port", str(self.port), "--db", str(db)]
         self.zygote = subprocess.Popen(
-            [sys.executable, "-c", ZYGOTE, str(db.with_name("warm.db"))],
+            [sys.executable, "-c", ZYGOTE, str(warm)],
             cwd=ROOT,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -202,9 +202,28 @@ class Logs(dict[str, list[str]]):
     settled: set[str]
 
 
-def check_database(db: Path, games: list[Tracked]) -> Logs:
+def connect(db: Path | str) -> Any:
+    """A plain connection to the database, that takes ``?`` placeholders on either."""
+    if isinstance(db, Path):
+        return sqlite3.connect(db)
+    import psycopg
+
+    class Plain:
+        def __init__(self) -> None:
+            self.db = psycopg.connect(db, autocommit=True)
+
+        def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+            return self.db.execute(sql.replace("?", "%s"), args)
+
+        def close(self) -> None:
+            self.db.close()
+
+    return Plain()
+
+
+def check_database(db: Path | str, games: list[Tracked]) -> Logs:
     """With the server dead: each log is the acknowledged actions, maybe plus the one in flight."""
-    connection = sqlite3.connect(db)
+    connection = connect(db)
     try:
         logs = Logs()
         logs.settled = {
@@ -255,9 +274,9 @@ def check_server(client: httpx.Client, games: list[Tracked], logs: Logs) -> int:
     return committed_in_flight
 
 
-def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
-    servers = Servers(db)
+def test_sigkill_loses_no_acknowledged_action(tmp_path: Path, database: Path | str) -> None:
+    db = database
+    servers = Servers(db, tmp_path / "warm.db")
     rng = random.Random(20261130)
     games: list[Tracked] = []
     touched: set[str] = set()

@@ -1,14 +1,19 @@
-"""Persistence in SQLite: a game is its code plus its ordered actions, committed before any reply.
+"""Persistence: a game is its code plus its ordered actions, committed before any reply.
 
 The database is the truth; live :class:`Game` objects are only a cache so that a request does not
-replay a game from its first action. The store alone applies actions: :meth:`Store.stage_apply`
+replay a game from its first action. The store alone applies actions: :meth:`Storage.stage_apply`
 asks the engine, stages the action's SQL and hands back the engine's :class:`Turn`, a snapshot of
-the game after it, and the change's own completion. :meth:`Store.flush` puts every change staged
+the game after it, and the change's own completion. :meth:`Storage.flush` puts every change staged
 meanwhile into one transaction with one durable commit (group commit) and then resolves, or fails,
 exactly the completions of that batch; nobody is answered before the commit that holds their
 change. A failed commit changes nothing a later commit could build on: the games it touched are
 dropped from memory (they are replayed from the database when next asked for), together with every
 later change that stood on them.
+
+The version check is in the database too: an action's UPDATE only matches the game row at the
+version it was applied to, so a change made meanwhile by another process on the same database
+(PostgreSQL with several workers, store_pg.py) refuses it as stale instead of being overwritten.
+:class:`Storage` holds everything both databases do; :class:`Store` is SQLite, the embedded default.
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
+from typing import Any, ClassVar, Protocol
 
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
@@ -31,7 +38,7 @@ from tripeaks.stats import Totals, count
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     player TEXT NOT NULL,
@@ -77,20 +84,30 @@ CREATE TABLE IF NOT EXISTS totals (
     PRIMARY KEY (player, rules)
 ) WITHOUT ROWID;
 """
-"""``games.version`` is the length of the log (kept to check a replay); ``settled`` is set once the
-game is over: won, or left for another game (``status`` then says which). ``results.streak`` is
-the game's longest run of removals. ``totals`` holds each player's statistics per rules (the rules
-letter of the code), folded in as each game is counted (stats.count)."""
+"""``games.version`` is the length of the log (the version an action's UPDATE checks);
+``settled`` is set once the game is over: won, or left for another game (``status`` then says
+which). ``results.streak`` is the game's longest run of removals. ``totals`` holds each player's
+statistics per rules (the rules letter of the code), folded in as each game is counted
+(stats.count). The SQL below is written once for both databases (``?`` placeholders, upserts
+that SQLite and PostgreSQL both read); only the schema and the connections differ."""
 
 _TOTALS = ", ".join(f.name for f in fields(Totals))
 _TOTALS_UPSERT = (
-    f"INSERT OR REPLACE INTO totals (player, rules, {_TOTALS})"
+    f"INSERT INTO totals (player, rules, {_TOTALS})"
     f" VALUES (?, ?, {', '.join('?' * len(fields(Totals)))})"
+    " ON CONFLICT (player, rules) DO UPDATE SET "
+    + ", ".join(f"{f.name} = excluded.{f.name}" for f in fields(Totals))
 )
 _RESULTS = "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
+_LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
+_MOVE = (
+    "UPDATE games SET version = ?, moves = ?, score = ?, status = ?, settled = ?"
+    " WHERE id = ? AND version = ? AND settled = 0"
+)
+"""An action's own version check: it matches no row once the game has moved on elsewhere."""
 
 _MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
-"""Columns added since the first schema: a database made before them gets them at start-up."""
+"""Columns added since the first SQLite schema: a database made before them gets them at start-up."""
 
 
 class UnknownGame(LookupError):
@@ -128,6 +145,10 @@ class ActionRefused(Refused):
         self.refusal = refusal
 
 
+class _MovedOn(Exception):
+    """A staged action's UPDATE matched no row: the game moved on elsewhere since it was applied."""
+
+
 class Unavailable(Exception):
     """The database cannot take the change now (full disk, read-only, I/O error); nothing was lost
     that had been acknowledged, and the same request can be sent again."""
@@ -142,6 +163,8 @@ class Record:
     game: Game
     unsaved: int = 0
     """Staged changes not yet committed; such a game is never dropped from the cache."""
+    stored: int = 0
+    """The version the database is known to hold: a shared store checks it before trusting us."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +179,24 @@ class Result:
     """The longest run of removals of that game."""
 
 
-Write = Callable[[sqlite3.Connection], object]
+class Rows(Protocol):
+    """What a statement hands back, from either database's cursor."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Db(Protocol):
+    """A connection inside the commit's transaction, taking the SQL of this module (``?`` style)."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
+
+
+Write = Callable[[Db], object]
 """A staged change: the SQL to run inside the next commit's transaction."""
 
 
@@ -169,6 +209,10 @@ class Change:
     done: Future[None] = field(default_factory=Future)
     request: tuple[str, str] | None = None
     """(game id, request id) of an action sent with a request id."""
+    action: tuple[Action, int] | None = None
+    """An action's (action, version it leaves the game at): its game is ``records[0]``."""
+    leaves: tuple[str, ...] = ()
+    """Games a new game leaves: dropped from memory once committed (they are over anyway)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,37 +246,28 @@ def new_id() -> str:
     return secrets.token_urlsafe(24)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute("PRAGMA foreign_keys=ON")
-    db.execute("PRAGMA busy_timeout=5000")
-    return db
-
-
 def _completed() -> Future[None]:
     done: Future[None] = Future()
     done.set_result(None)
     return done
 
 
-class Store:
-    """Games and results of every player in one SQLite file (WAL, durable commits).
+class Storage:
+    """Games and results of every player, in memory and in a database (see the subclasses).
 
     ``stage_*`` methods change the game in memory, stage the SQL and return the change's
     completion; ``flush`` commits everything staged and resolves those completions. ``create``,
     ``apply`` and ``reset_results`` do both at once (for the command line and tests).
+
+    A subclass brings the database: ``_transaction`` (the commit's), ``_rows`` (one committed
+    read), ``_is_unavailable`` (errors that mean "not now"), ``close``; ``shared`` says whether
+    other processes write to it too, and then every read checks the cache against the database.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = _connect(self.path)
-        self._writer.executescript(_SCHEMA)
-        _migrate(self._writer)
-        _rebuild_totals(self._writer)
-        self._reader = _connect(self.path)
+    shared: ClassVar[bool] = False
+    """Other processes may change games: a cached game is checked against the stored version."""
+
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         """Guards memory (cache, staged changes) and the reader connection."""
         self._flushing = threading.Lock()
@@ -242,9 +277,24 @@ class Store:
         self._seen: dict[tuple[str, str], _Seen] = {}
 
     def close(self) -> None:
-        with self._flushing, self._lock:
-            self._writer.close()
-            self._reader.close()
+        raise NotImplementedError
+
+    # The database (a subclass's) -------------------------------------------------------------
+
+    def _transaction(self) -> AbstractContextManager[Db]:
+        """The commit's transaction: committed when the block ends, rolled back if it raises."""
+        raise NotImplementedError
+
+    def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """One read of committed data (called inside ``self._lock``)."""
+        raise NotImplementedError
+
+    def _is_unavailable(self, error: BaseException) -> bool:
+        """The database cannot answer now (full, read-only, away, I/O): not a bug of ours."""
+        raise NotImplementedError
+
+    def _lock_player(self, db: Db, player: str) -> None:
+        """Hold the player's totals for this transaction (another process may count too)."""
 
     # Changes -------------------------------------------------------------------------------
 
@@ -254,17 +304,16 @@ class Store:
         game_id = new_id()
         created = time.time()
         with self._lock:
-            leaving = self._leave_unfinished(player)
+            leaving = [(r, len(r.game.actions), c) for r, c in self._leave_unfinished(player)]
             record = Record(game_id, player, game)
 
-            def write(db: sqlite3.Connection) -> None:
-                for left, counted in leaving:
-                    db.execute(
-                        "UPDATE games SET settled = 1, status = ? WHERE id = ?",
-                        (Status.LEFT.value, left.id),
-                    )
-                    if counted:
-                        _count(db, player, left.id, left.game, "lost")
+            def write(db: Db) -> None:
+                for left, version, counted in leaving:
+                    if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
+                        if counted:
+                            self._count(db, player, left.id, left.game, "lost")
+                    else:  # moved on through another process since: leave it as stored
+                        self._leave_stored(db, left.id, player)
                 db.execute(
                     "INSERT INTO games (id, player, code, created_at, score, status)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
@@ -272,7 +321,8 @@ class Store:
                 )
 
             self._remember(record)
-            change = self._stage(write, (record, *(left for left, _counted in leaving)))
+            change = self._stage(write, (record, *(left for left, _v, _c in leaving)))
+            change.leaves = tuple(left.id for left, _v, _c in leaving)
             return Created(game_id, game.copy(), change.done)
 
     def stage_apply(
@@ -288,51 +338,62 @@ class Store:
         A request id seen before on this game with the same action and version answers that
         action's turn again and changes nothing (a retry after a lost reply); with another action
         or version it is RequestIdReused. Another version is StaleVersion, a refusal by the
-        engine ActionRefused; each carries the game as it stands, and nothing is staged.
+        engine ActionRefused; each carries the game as it stands, and nothing is staged. A shared
+        store decides on its cached game first and, if that refuses, once more on the stored one.
         """
         with self._lock:
-            record = self._load(game_id, player)
-            game = record.game
-            if request_id is not None:
-                seen = self._request(game_id, request_id)
-                if seen is not None:
-                    if seen.action != action or seen.seq != version:
-                        raise RequestIdReused(game.copy())
-                    return self._again(record, seen)
-            if version != len(game.actions):
-                raise StaleVersion(game.copy())
             try:
-                turn = game.act(action)
-            except IllegalMove as refusal:
-                raise ActionRefused(game.copy(), refusal) from None
-            seq = version
-            row = (seq + 1, game.moves, game.score, game.status.value, game_id)
-            won = game.status is Status.WON  # a won game takes no action: it stays as it is now
+                return self._apply(self._load(game_id, player), action, version, request_id)
+            except Refused:
+                if not self.shared:
+                    raise
+            return self._apply(self._load(game_id, player, fresh=True), action, version, request_id)
 
-            def write(db: sqlite3.Connection) -> None:
-                db.execute(
-                    "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, str(action), request_id),
-                )
-                db.execute(
-                    "UPDATE games SET version = ?, moves = ?, score = ?, status = ? WHERE id = ?",
-                    row,
-                )
-                if won:
-                    db.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
-                    _count(db, record.player, game_id, game, "won")
+    def _apply(
+        self, record: Record, action: Action, version: int, request_id: str | None
+    ) -> Applied:
+        game, game_id = record.game, record.id
+        if request_id is not None:
+            seen = self._request(game_id, request_id)
+            if seen is not None:
+                if seen.action != action or seen.seq != version:
+                    raise RequestIdReused(game.copy())
+                if seen.seq >= len(game.actions):  # this cached game is behind the database
+                    raise StaleVersion(game.copy())
+                return self._again(record, seen)
+        if version != len(game.actions):
+            raise StaleVersion(game.copy())
+        try:
+            turn = game.act(action)
+        except IllegalMove as refusal:
+            raise ActionRefused(game.copy(), refusal) from None
+        seq = version
+        won = game.status is Status.WON  # a won game takes no action: it stays as it is now
+        row = (seq + 1, game.moves, game.score, game.status.value, int(won), game_id, seq)
 
-            change = self._stage(write, (record,))
-            if request_id is not None:
-                change.request = (game_id, request_id)
-                self._seen[change.request] = _Seen(seq, action, change.done)
-            return Applied(turn, game.copy(), change.done)
+        def write(db: Db) -> None:
+            if not db.execute(_MOVE, row).rowcount:
+                raise _MovedOn(game_id)  # before anything of this change was written
+            db.execute(
+                "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
+                (game_id, seq, str(action), request_id),
+            )
+            if won:
+                self._count(db, record.player, game_id, game, "won")
+
+        change = self._stage(write, (record,))
+        change.action = (action, seq + 1)
+        if request_id is not None:
+            change.request = (game_id, request_id)
+            self._seen[change.request] = _Seen(seq, action, change.done)
+        return Applied(turn, game.copy(), change.done)
 
     def stage_reset(self, player: str) -> Future[None]:
         """Forget the player's counted games."""
         with self._lock:
 
-            def write(db: sqlite3.Connection) -> None:
+            def write(db: Db) -> None:
+                self._lock_player(db, player)
                 db.execute("DELETE FROM results WHERE player = ?", (player,))
                 db.execute("DELETE FROM totals WHERE player = ?", (player,))
 
@@ -344,6 +405,8 @@ class Store:
         If the commit fails, the batch's changes fail with the error (``Unavailable`` for a
         database that cannot take writes now), and so does every change staged since on the same
         games; those games are dropped from memory. Other staged changes stay for the next flush.
+        An action whose game moved on through another process fails alone (StaleVersion with the
+        stored game), with the actions staged on top of it; the rest of the batch commits.
         Returns the changes settled, done or failed.
         """
         with self._flushing:
@@ -351,21 +414,36 @@ class Store:
                 batch, self._staged = self._staged, []
             if not batch:
                 return []
+            moved: list[Change] = []
             try:
-                self._writer.execute("BEGIN IMMEDIATE")
-                for change in batch:
-                    change.write(self._writer)
-                self._writer.execute("COMMIT")
+                with self._transaction() as db:
+                    behind: set[str] = set()
+                    for change in batch:
+                        if change.action is not None and change.records[0].id in behind:
+                            moved.append(change)  # stood on an action that was not stored
+                            continue
+                        try:
+                            change.write(db)
+                        except _MovedOn:
+                            moved.append(change)
+                            behind.add(change.records[0].id)
             except Exception as error:
                 return self._failed(batch, error)
+            stored = [change for change in batch if change not in moved]
             with self._lock:
-                for change in batch:
+                for change in stored:
                     for record in change.records:
                         record.unsaved -= 1
+                    if change.action is not None:
+                        change.records[0].stored = change.action[1]
+                    for left in change.leaves:
+                        gone = self._cache.get(left)
+                        if gone is not None and not gone.unsaved:
+                            del self._cache[left]
                     self._forget_request(change)
-            for change in batch:
+            for change in stored:
                 change.done.set_result(None)
-            return batch
+            return stored + (self._moved_on(moved) if moved else [])
 
     def create(self, player: str, code: GameCode) -> Created:
         created = self.stage_create(player, code)
@@ -393,12 +471,12 @@ class Store:
     def game(self, game_id: str, player: str | None) -> Game:
         """A snapshot of the player's game as it stands (staged changes included)."""
         with self._lock:
-            return self._load(game_id, player).game.copy()
+            return self._load(game_id, player, fresh=True).game.copy()
 
     def actions(self, game_id: str) -> list[Action]:
         """The committed log of a game, oldest first."""
         with self._lock:
-            return self._actions(game_id)
+            return self._actions(game_id, None)
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
@@ -407,9 +485,7 @@ class Store:
     def totals(self, player: str) -> dict[Rules, Totals]:
         """The player's kept statistics per rules (committed); rules never played are absent."""
         with self._lock:
-            rows = self._reader.execute(
-                f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,)
-            ).fetchall()
+            rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
         return {Rules(rules): Totals(*values) for rules, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
@@ -418,8 +494,16 @@ class Store:
 
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         with self._lock:
-            rows = self._reader.execute(query, args).fetchall()
+            rows = self._read(query, args)
         return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+
+    def _read(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        try:
+            return self._rows(sql, args)
+        except Exception as error:
+            if self._is_unavailable(error):
+                raise Unavailable(str(error)) from error
+            raise
 
     # Inside the lock -----------------------------------------------------------------------
 
@@ -438,15 +522,46 @@ class Store:
 
     def _failed(self, batch: list[Change], error: Exception) -> list[Change]:
         """Undo a failed commit in memory: fail the batch and whatever stood on its games."""
-        if self._writer.in_transaction:
-            self._writer.execute("ROLLBACK")
-        failure: Exception = Unavailable(str(error)) if _unavailable(error) else error
+        failure: Exception = Unavailable(str(error)) if self._is_unavailable(error) else error
+        failed = self._drop(batch, lambda change: True)
+        for change in failed:
+            change.done.set_exception(failure)
+        return failed
+
+    def _moved_on(self, moved: list[Change]) -> list[Change]:
+        """Refuse the actions whose game moved on elsewhere, and those staged on top of them, with
+        the stored game; a retry that the other process stored already answers as stored."""
+        failed = self._drop(moved, lambda change: change.action is not None)
+        for change in failed:
+            record = change.records[0]
+            try:
+                with self._lock:
+                    if change.request is not None and self._stored_already(change):
+                        change.done.set_result(None)
+                        continue
+                    refusal: Exception = StaleVersion(
+                        self._load(record.id, record.player).game.copy()
+                    )
+            except Exception as error:
+                refusal = Unavailable(str(error)) if self._is_unavailable(error) else error
+            change.done.set_exception(refusal)
+        return failed
+
+    def _stored_already(self, change: Change) -> bool:
+        """The same request id, action and version are in the database (sent twice, stored once)."""
+        assert change.request is not None and change.action is not None
+        seen = self._request(*change.request)
+        action, after = change.action
+        return seen is not None and seen.action == action and seen.seq == after - 1
+
+    def _drop(self, first: list[Change], chains: Callable[[Change], bool]) -> list[Change]:
+        """Take ``first`` and every staged change on their games that ``chains`` out of memory."""
         with self._lock:
-            failed = list(batch)
-            touched = {record.id for change in batch for record in change.records}
+            failed = list(first)
+            touched = {record.id for change in first for record in change.records}
             kept: list[Change] = []
             for change in self._staged:  # in staging order, so a chain fails whole
-                if any(record.id in touched for record in change.records):
+                if chains(change) and any(record.id in touched for record in change.records):
                     failed.append(change)
                     touched.update(record.id for record in change.records)
                 else:
@@ -458,8 +573,6 @@ class Store:
                     record.unsaved -= 1
             for game_id in touched:
                 self._cache.pop(game_id, None)
-        for change in failed:
-            change.done.set_exception(failure)
         return failed
 
     def _forget_request(self, change: Change) -> None:
@@ -473,11 +586,11 @@ class Store:
         seen = self._seen.get((game_id, request_id))
         if seen is not None:
             return seen
-        row = self._reader.execute(
+        rows = self._read(
             "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?",
             (game_id, request_id),
-        ).fetchone()
-        return None if row is None else _Seen(row[0], Action.parse(row[1]), _completed())
+        )
+        return None if not rows else _Seen(rows[0][0], Action.parse(rows[0][1]), _completed())
 
     @staticmethod
     def _again(record: Record, seen: _Seen) -> Applied:
@@ -491,34 +604,39 @@ class Store:
     def _leave_unfinished(self, player: str) -> list[tuple[Record, bool]]:
         """Leave every game of the player that is not over: (record, whether it counts as lost)."""
         ids = {r.id for r in self._cache.values() if r.player == player and not r.game.is_over}
-        rows = self._reader.execute(
-            "SELECT id FROM games WHERE player = ? AND settled = 0", (player,)
-        ).fetchall()
+        rows = self._read("SELECT id FROM games WHERE player = ? AND settled = 0", (player,))
         ids.update(game_id for (game_id,) in rows)
         leaving: list[tuple[Record, bool]] = []
         for game_id in sorted(ids):
-            record = self._load(game_id, player)
+            record = self._load(game_id, player, fresh=True)
             if record.game.is_over:  # won (its own change settles it) or left already
                 continue
             leaving.append((record, record.game.leaving_counts_as_loss))
             record.game.leave()
         return leaving
 
-    def _load(self, game_id: str, player: str | None) -> Record:
+    def _load(self, game_id: str, player: str | None, *, fresh: bool = False) -> Record:
+        """The live game, replayed from the database if not cached; ``fresh`` in a shared store
+        first checks a cached game without staged changes against the stored version."""
         record = self._cache.get(game_id)
+        if record is not None and fresh and self.shared and not record.unsaved:
+            row = self._read("SELECT version, settled FROM games WHERE id = ?", (game_id,))
+            if not row or (row[0][0], bool(row[0][1])) != (record.stored, record.game.is_over):
+                del self._cache[game_id]
+                record = None
         if record is None:
-            row = self._reader.execute(
+            rows = self._read(
                 "SELECT player, code, version, settled FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if row is None:
+            )
+            if not rows:
                 raise UnknownGame(game_id)
-            owner, code, version, settled = row
-            game = Game.replay(code, self._actions(game_id))
+            owner, code, version, settled = rows[0]
+            game = Game.replay(code, self._actions(game_id, version))
             if len(game.actions) != version:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
                 game.leave()
-            record = Record(game_id, owner, game)
+            record = Record(game_id, owner, game, stored=version)
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -526,10 +644,13 @@ class Store:
             raise UnknownGame(game_id)
         return record
 
-    def _actions(self, game_id: str) -> list[Action]:
-        rows = self._reader.execute(
-            "SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+    def _actions(self, game_id: str, version: int | None) -> list[Action]:
+        """The stored log (up to ``version``: one read of the game row and its log may straddle
+        another process's commit)."""
+        limit = "" if version is None else f" AND seq < {int(version)}"
+        rows = self._read(
+            f"SELECT action FROM actions WHERE game = ?{limit} ORDER BY seq", (game_id,)
+        )
         return [Action.parse(text) for (text,) in rows]
 
     def _remember(self, record: Record) -> None:
@@ -541,51 +662,127 @@ class Store:
                     break
                 del self._cache[old.id]
 
+    # Inside the commit's transaction -------------------------------------------------------
 
-def _unavailable(error: BaseException) -> bool:
-    """A database that cannot take writes now (full, read-only, locked, I/O), not a bug of ours."""
-    return isinstance(error, sqlite3.OperationalError | OSError)
+    def _leave_stored(self, db: Db, game_id: str, player: str) -> None:
+        """Leave a game as the database holds it (it moved on through another process)."""
+        while True:
+            row = db.execute(
+                "SELECT code, version, settled FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None or row[2]:
+                return
+            code, version, _settled = row
+            log = db.execute(
+                "SELECT action FROM actions WHERE game = ? AND seq < ? ORDER BY seq",
+                (game_id, version),
+            ).fetchall()
+            game = Game.replay(code, [Action.parse(text) for (text,) in log])
+            if db.execute(_LEAVE, (Status.LEFT.value, game_id, version)).rowcount:
+                if game.leaving_counts_as_loss:
+                    self._count(db, player, game_id, game, "lost")
+                return
+
+    def _count(self, db: Db, player: str, game_id: str, game: Game, outcome: str) -> None:
+        """One result per game: a game settled once is never counted again."""
+        inserted = db.execute(
+            "INSERT INTO results (player, game, code, outcome, score, finished_at, streak)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (
+                player,
+                game_id,
+                str(game.code),
+                outcome,
+                game.score,
+                time.time(),
+                game.longest_streak,
+            ),
+        ).rowcount
+        if inserted:
+            self._lock_player(db, player)
+            row = db.execute(
+                f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?",
+                (player, game.rules.value),
+            ).fetchone()
+            totals = count(
+                Totals(*row) if row else Totals(), outcome, game.score, game.longest_streak
+            )
+            db.execute(_TOTALS_UPSERT, (player, game.rules.value, *astuple(totals)))
+
+    def _rebuild_totals(self) -> None:
+        """Fold every counted game into the totals when there are results but no totals at all: a
+        database made before they were kept (or one whose first start stopped before this
+        committed). Every counted game adds to its totals and a reset clears both, so no other
+        state has that."""
+        with self._transaction() as db:
+            if db.execute("SELECT 1 FROM totals LIMIT 1").fetchone() is not None:
+                return
+            rows = db.execute(
+                "SELECT player, code, outcome, score, streak FROM results ORDER BY seq"
+            ).fetchall()
+            totals: dict[tuple[str, Rules], Totals] = {}
+            for player, code, outcome, score, streak in rows:
+                key = (player, GameCode.parse(code).rules)
+                totals[key] = count(totals.get(key, Totals()), outcome, score, streak)
+            for (player, rules), kept in totals.items():
+                db.execute(_TOTALS_UPSERT, (player, rules.value, *astuple(kept)))
 
 
-def _count(db: sqlite3.Connection, player: str, game_id: str, game: Game, outcome: str) -> None:
-    """One result per game: a game settled once is never counted again."""
-    inserted = db.execute(
-        "INSERT OR IGNORE INTO results"
-        " (player, game, code, outcome, score, finished_at, streak) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (player, game_id, str(game.code), outcome, game.score, time.time(), game.longest_streak),
-    ).rowcount
-    if inserted:
-        _add_to_totals(db, player, game.rules, outcome, game.score, game.longest_streak)
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    db.execute("PRAGMA busy_timeout=5000")
+    return db
 
 
-def _add_to_totals(
-    db: sqlite3.Connection, player: str, rules: Rules, outcome: str, score: int, streak: int
-) -> None:
-    row = db.execute(
-        f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?", (player, rules.value)
-    ).fetchone()
-    totals = count(Totals(*row) if row else Totals(), outcome, score, streak)
-    db.execute(_TOTALS_UPSERT, (player, rules.value, *astuple(totals)))
+class Store(Storage):
+    """Games and results of every player in one SQLite file (WAL, durable commits).
+
+    One process owns the file (``tripeaks serve`` claims it), so the cache needs no checking.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = _connect(self.path)
+        self._writer.executescript(SCHEMA)
+        _migrate(self._writer)
+        self._rebuild_totals()
+        self._reader = _connect(self.path)
+
+    def close(self) -> None:
+        with self._flushing, self._lock:
+            self._writer.close()
+            self._reader.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Db]:
+        self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._writer
+            self._writer.execute("COMMIT")
+        except BaseException:
+            if self._writer.in_transaction:
+                self._writer.execute("ROLLBACK")
+            raise
+
+    def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        return self._reader.execute(sql, args).fetchall()
+
+    def _is_unavailable(self, error: BaseException) -> bool:
+        return isinstance(error, sqlite3.OperationalError | OSError)
 
 
-def _rebuild_totals(db: sqlite3.Connection) -> None:
-    """Fold every counted game into the totals when there are results but no totals at all: a
-    database made before they were kept (or one whose first start stopped before this committed).
-    Every counted game adds to its totals and a reset clears both, so no other state has that."""
-    if db.execute("SELECT 1 FROM totals LIMIT 1").fetchone() is not None:
-        return
-    rows = db.execute(
-        "SELECT player, code, outcome, score, streak FROM results ORDER BY seq"
-    ).fetchall()
-    if not rows:
-        return
-    totals: dict[tuple[str, Rules], Totals] = {}
-    for player, code, outcome, score, streak in rows:
-        key = (player, GameCode.parse(code).rules)
-        totals[key] = count(totals.get(key, Totals()), outcome, score, streak)
-    db.execute("BEGIN IMMEDIATE")
-    db.executemany(_TOTALS_UPSERT, [(p, r.value, *astuple(t)) for (p, r), t in totals.items()])
-    db.execute("COMMIT")
+def open_store(target: str | Path) -> Storage:
+    """The store for ``--db``: a ``postgresql://`` URL, or else the path of a SQLite file."""
+    if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
+        from tripeaks.store_pg import PgStore
+
+        return PgStore(target)
+    return Store(target)
 
 
 def _migrate(db: sqlite3.Connection) -> None:

@@ -5,6 +5,7 @@ The routes themselves live in routes.py and reach these through ``app.state``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from tripeaks.store import Store
+from tripeaks.store import open_store
 from tripeaks.web import errors, guard
 from tripeaks.web.committer import Committer
 from tripeaks.web.routes import STATIC, Backend, router
@@ -20,12 +21,15 @@ from tripeaks.web.solving import Solvers
 
 
 def create_app(
-    db_path: str | Path,
+    db: str | Path,
     *,
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
 ) -> FastAPI:
-    """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one."""
-    store = Store(db_path)
+    """The whole app on one database: a SQLite file, or a ``postgresql://`` URL (store.open_store).
+
+    Browser tests start uvicorn on this with a temporary SQLite file.
+    """
+    store = open_store(db)
     solvers = Solvers()
 
     @asynccontextmanager
@@ -51,4 +55,15 @@ def create_app(
     errors.install(app)
     guard.install(app, allowed_hosts)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+def from_environment() -> FastAPI:
+    """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
+    the database and host names come from the environment serve.py set before starting them."""
+    from tripeaks.web import serve
+
+    hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
+    app = create_app(os.environ[serve.DB_VARIABLE], allowed_hosts=hosts or guard.DEFAULT_HOSTS)
+    serve._settle_the_heap()
     return app

@@ -14,7 +14,7 @@ import contextlib
 import threading
 from concurrent.futures import Future
 
-from tripeaks.store import Change, Store
+from tripeaks.store import Change, Storage
 
 _Waiter = tuple[Future[None], asyncio.Future[None]]
 
@@ -22,7 +22,7 @@ _Waiter = tuple[Future[None], asyncio.Future[None]]
 class Committer:
     """Runs the store's flushes one after another, in a thread, while anybody waits for one."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self._lock = threading.Lock()
         """Guards the waiters and the thread's state."""

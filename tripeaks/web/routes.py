@@ -27,7 +27,7 @@ from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
 from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
-from tripeaks.store import ActionRefused, Refused, Store, UnknownGame, new_id
+from tripeaks.store import ActionRefused, Refused, Storage, UnknownGame, new_id
 from tripeaks.web import errors, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
@@ -68,7 +68,7 @@ router = APIRouter()
 class Backend:
     """What the app made for its routes: the store, its commit thread and the solver workers."""
 
-    store: Store
+    store: Storage
     committer: Committer
     solvers: Solvers
 
@@ -184,7 +184,10 @@ async def _act(
         raise _refusal(refused, backend.solvers, game_id, lang) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
     reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
-    await backend.committer.durable(applied.done)
+    try:
+        await backend.committer.durable(applied.done)
+    except Refused as refused:  # the game moved on through another worker before this commit
+        raise _refusal(refused, backend.solvers, game_id, lang) from None
     return reply
 
 

@@ -18,6 +18,11 @@ from tripeaks.i18n import system_language, translator
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DB_VARIABLE = "TRIPEAKS_DB"
+"""The environment variable that names the database when ``--db`` is not given (containers)."""
+WORKERS_VARIABLE = "TRIPEAKS_WORKERS"
+HOSTS_VARIABLE = "TRIPEAKS_SERVED_HOSTS"
+"""How ``--workers`` hands the host names to its worker processes (app.from_environment)."""
 PORT_TRIES = 100
 GC_THRESHOLDS = (10_000, 10, 100)
 """Python's default (700, 10, 10) runs a young collection every 700 new objects, ~25 times a
@@ -55,7 +60,21 @@ def add_command(subparsers: Any) -> None:
     cmd.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (127.0.0.1)")
     cmd.add_argument("--port", type=int, default=None, help="port (8000 or the next free one)")
     cmd.add_argument("--no-browser", action="store_true", help="do not open the browser")
-    cmd.add_argument("--db", type=Path, default=None, help="SQLite file of games and statistics")
+    cmd.add_argument(
+        "--db",
+        type=database,
+        default=None,
+        metavar="FILE|URL",
+        help="SQLite file of games and statistics, or a postgresql:// URL for a hosted server"
+        f" (default: ${DB_VARIABLE}, else a file in the user's data directory)",
+    )
+    cmd.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get(WORKERS_VARIABLE) or 1),
+        metavar="N",
+        help=f"worker processes, PostgreSQL only (default: ${WORKERS_VARIABLE}, else 1)",
+    )
     cmd.add_argument(
         "--allowed-host",
         action="append",
@@ -68,14 +87,23 @@ def add_command(subparsers: Any) -> None:
     cmd.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+def database(text: str) -> Path | str:
+    """``--db``: a ``postgresql://`` URL as it is, anything else the path of a SQLite file."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
 
+
+def run(args: argparse.Namespace) -> int:
     from tripeaks.web.app import create_app
 
     host: str = args.host
     port: int = args.port if args.port is not None else free_port(host)
-    db: Path = args.db if args.db is not None else default_db()
+    variable = os.environ.get(DB_VARIABLE)
+    db = args.db if args.db is not None else database(variable) if variable else default_db()
+    if isinstance(db, str):  # PostgreSQL: every worker shares it, there is nothing to claim
+        return _serve_shared(args, db, host, port)
+    if args.workers != 1:
+        _say("serve.workers_need_postgres")
+        return 1
     problem = check_database(db)
     if problem is not None:
         _say("serve.no_database", db=db, problem=problem)
@@ -94,17 +122,59 @@ def run(args: argparse.Namespace) -> int:
         claim.close()
         _say("serve.no_database", db=db, problem=_reason(error))
         return 1
+    _listen(args, app, host, port, db)
+    claim.close()  # the lock goes with it
+    return 0
+
+
+def _serve_shared(args: argparse.Namespace, url: str, host: str, port: int) -> int:
+    from tripeaks.store import Unavailable
+    from tripeaks.store_pg import redacted
+    from tripeaks.web.app import create_app
+
+    hosts = allowed_hosts(host, args.allowed_host)
+    try:
+        app = create_app(url, allowed_hosts=hosts)
+    except Unavailable as error:
+        _say("serve.no_database", db=redacted(url), problem=str(error).replace("\n", " "))
+        return 1
+    if args.workers > 1:  # each worker process makes its own app (and pool) from the environment
+        import uvicorn
+
+        app.state.backend.store.close()  # it made the tables and proved the database is there
+        app.state.backend.solvers.close()
+        os.environ[DB_VARIABLE], os.environ[HOSTS_VARIABLE] = url, ",".join(hosts)
+        _say("serve.started", on_stdout=True, url=_url(host, port), db=redacted(url))
+        uvicorn.run(
+            "tripeaks.web.app:from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=args.workers,
+            log_level="warning",
+            access_log=False,
+        )
+        return 0
+    _listen(args, app, host, port, redacted(url))
+    return 0
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
+    import uvicorn
+
     _settle_the_heap()
     server = uvicorn.Server(
         uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     )
-    url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    url = _url(host, port)
     _say("serve.started", on_stdout=True, url=url, db=db)
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     server.run()
-    claim.close()  # the lock goes with it
-    return 0
 
 
 def _say(key: str, *, on_stdout: bool = False, **values: object) -> None:

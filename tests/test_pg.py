@@ -1,0 +1,391 @@
+"""What only PostgreSQL does: several workers on one database, and a database that goes away.
+
+Two apps on one database are two workers (each has its own cache, commit thread and pool), as
+``tripeaks serve --workers`` or two machines would run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from test_api_support import BASE_URL, PG_URL, WIN_CODE, api, new_game, send
+
+from tripeaks.codes import GameCode
+from tripeaks.game import DRAW, UNDO, Action
+from tripeaks.i18n import translator
+from tripeaks.store import StaleVersion
+from tripeaks.store_pg import PgStore, redacted
+from tripeaks.web.app import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CLUSTER = ROOT / "tests" / "pg_cluster.sh"
+P = "p" * 22
+
+
+def workers(url: str, n: int = 2) -> list[TestClient]:
+    """``n`` apps on one database, as one player (the same cookie on each)."""
+    clients = [TestClient(create_app(url), base_url=BASE_URL) for _ in range(n)]
+    for c in clients:
+        c.__enter__()
+    return clients
+
+
+@pytest.fixture
+def two(postgres: str) -> Iterator[tuple[TestClient, TestClient]]:
+    one, other = workers(postgres)
+    try:
+        yield one, other
+    finally:
+        one.__exit__(None, None, None)
+        other.__exit__(None, None, None)
+
+
+def board(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without ``last`` (the turn just taken: only the reply to an action has one)."""
+    return {k: v for k, v in state.items() if k != "last"}
+
+
+def same_player(one: TestClient, other: TestClient) -> dict[str, Any]:
+    state = new_game(one, WIN_CODE)
+    other.cookies.set("tripeaks_player", one.cookies["tripeaks_player"])
+    return state
+
+
+def test_a_change_through_one_worker_is_seen_by_the_other(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    one, other = two
+    state = same_player(one, other)
+    assert other.get(f"/api/games/{state['id']}").json()["version"] == 0  # now cached there too
+    moved = send(one, state, DRAW).json()
+    seen = other.get(f"/api/games/{state['id']}").json()
+    assert board(seen) == board(moved)
+    back = send(other, seen, UNDO)  # other's cache was brought up to date: version 1 is current
+    assert back.status_code == 200 and back.json()["version"] == 2
+    again = send(one, back.json(), DRAW)  # and one's, though it holds the game at version 1
+    assert again.status_code == 200 and again.json()["version"] == 3
+
+
+def test_a_stale_version_is_refused_even_when_this_worker_had_not_heard(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    one, other = two
+    state = same_player(one, other)
+    other.get(f"/api/games/{state['id']}")
+    assert send(one, state, DRAW).status_code == 200
+    late = send(other, state, "play 21")  # other still holds version 0 in memory
+    assert late.status_code == 409 and late.json()["error"]["reason"] == "stale"
+    assert late.json()["state"]["version"] == 1
+    assert late.json()["state"]["stock_size"] == 22
+
+
+def test_a_new_game_through_one_worker_leaves_the_game_played_through_the_other(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    one, other = two
+    state = same_player(one, other)
+    assert send(one, state, DRAW).status_code == 200
+    other.get(f"/api/games/{state['id']}")
+    assert send(one, {**state, "version": 1}, DRAW).status_code == 200  # other has version 1
+    new_game(other)  # leaves the game as stored: two draws, so it counts lost
+    left = one.get(f"/api/games/{state['id']}").json()
+    assert left["status"] == "left" and left["version"] == 2
+    stats = one.get("/api/stats").json()
+    assert stats["easy"]["played"] == 1 and stats["recent"][0]["outcome"] == "lost"
+
+
+def test_two_actions_at_once_through_two_workers_store_one_and_refuse_the_other(
+    postgres: str,
+) -> None:
+    """Each worker's memory takes its action; the version check in the UPDATE decides."""
+    apps = [create_app(postgres), create_app(postgres)]
+
+    async def race() -> list[tuple[int, dict[str, Any]]]:
+        clients = [
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE_URL)
+            for app in apps
+        ]
+        one, other = clients
+        state = (await one.post("/api/games", json={"code": WIN_CODE})).json()
+        other.cookies.set("tripeaks_player", one.cookies["tripeaks_player"])
+        rounds = []
+        for version in range(12):
+            url = f"/api/games/{state['id']}"
+            await asyncio.gather(one.get(url), other.get(url))  # both hold this version
+            action = "draw" if version % 2 == 0 else "undo"
+            replies = await asyncio.gather(
+                *(c.post(f"{url}/{action}", json={"version": version}) for c in clients)
+            )
+            rounds.append(sorted((r.status_code, r.json()) for r in replies))
+            state = next(r.json() for r in replies if r.status_code == 200)
+        for c in clients:
+            await c.aclose()
+        return [pair for round_ in rounds for pair in round_]
+
+    async def served() -> list[tuple[int, dict[str, Any]]]:
+        async with (
+            apps[0].router.lifespan_context(apps[0]),
+            apps[1].router.lifespan_context(apps[1]),
+        ):
+            return await race()
+
+    with ThreadPoolExecutor(1) as thread:
+        replies = thread.submit(lambda: asyncio.run(served())).result()
+    for (ok, applied), (refused, conflict) in zip(replies[::2], replies[1::2], strict=True):
+        assert (ok, refused) == (200, 409)
+        assert conflict["error"]["reason"] == "stale"
+        assert board(conflict["state"]) == board(applied)
+    store = PgStore(postgres)
+    game_id = replies[0][1]["id"]
+    assert [str(a) for a in store.actions(game_id)] == ["draw", "undo"] * 6
+    store.close()
+
+
+def test_the_store_refuses_an_action_stored_meanwhile_by_another_alone(postgres: str) -> None:
+    """In one batch, the action whose game moved on fails (with the actions on top of it) and
+    the rest commits; a retry of a request the other worker stored answers as stored."""
+    code = GameCode.parse(WIN_CODE)
+    one, other = PgStore(postgres), PgStore(postgres)
+    moved, kept = one.create(P, code).id, one.create("q" * 22, code).id
+    other.game(moved, P)
+    one.apply(moved, P, DRAW, 0)
+    stale = other.stage_apply(moved, P, DRAW, 0)  # other's memory still says version 0
+    on_top = other.stage_apply(moved, P, DRAW, 1)
+    fine = other.stage_apply(kept, "q" * 22, DRAW, 0)
+    retried = one.stage_apply(moved, P, UNDO, 1, "r")
+    other_retry = other.stage_apply(moved, P, DRAW, 2, "s")  # cache behind: refused at commit
+    one.flush()
+    settled = other.flush()
+    assert {c.done for c in settled} == {stale.done, on_top.done, fine.done, other_retry.done}
+    for refused in (stale, on_top):
+        with pytest.raises(StaleVersion) as error:
+            refused.done.result(timeout=0)
+        assert [str(a) for a in error.value.game.actions] == ["draw", "undo"]
+    assert fine.done.result(timeout=0) is None
+    assert retried.done.result(timeout=0) is None
+    assert isinstance(other_retry.done.exception(timeout=0), StaleVersion)
+    assert other.game(moved, P).actions == (DRAW, UNDO)
+    again = other.apply(moved, P, UNDO, 1, "r")  # the same request, through the other worker
+    assert again.done.result(timeout=0) is None and one.actions(moved) == [DRAW, UNDO]
+    one.close()
+    other.close()
+
+
+# The database going away ---------------------------------------------------------------------
+
+
+def cluster(command: str, folder: Path) -> str:
+    done = subprocess.run(
+        ["sh", str(CLUSTER), command, str(folder)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[tuple[str, Path]]:
+    """A cluster of this test's own, to stop and start (the shared one serves other tests).
+
+    In a folder of /tmp, not pytest's: the postgres user must reach it, and its socket's path
+    must stay short."""
+    if not PG_URL:
+        pytest.skip("no PostgreSQL here: TRIPEAKS_TEST_PG is unset (`make test` sets it)")
+    folder = Path(tempfile.mkdtemp(prefix="tripeaks-pg-"))
+    url = cluster("start", folder)
+    try:
+        yield url, folder
+    finally:
+        cluster("stop", folder)
+
+
+def test_nothing_acknowledged_is_lost_while_postgres_restarts_mid_burst(
+    own_cluster: tuple[str, Path],
+) -> None:
+    """Players send draw/undo with request ids and resend on 503; the database stops at once
+    (as a crash would) and comes back. Every 200 is stored exactly once; while it is away the
+    replies are 503 with Retry-After, never 500; afterwards everything works."""
+    url, folder = own_cluster
+    app = create_app(url)
+    statuses: list[int] = []
+    acked: dict[str, list[str]] = {}
+    ready = threading.Event()
+
+    async def player(n: int) -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as client:
+            state = (await client.post("/api/games", json={"code": WIN_CODE})).json()
+            log = acked.setdefault(state["id"], [])
+            for i in range(60):
+                action = "draw" if i % 2 == 0 else "undo"
+                body = {"version": i, "request_id": f"{n}-{i}"}
+                while True:
+                    reply = await client.post(f"/api/games/{state['id']}/{action}", json=body)
+                    statuses.append(reply.status_code)
+                    if reply.status_code != 503:
+                        break
+                    assert int(reply.headers["Retry-After"]) >= 1
+                    assert reply.json()["error"]["reason"] == "unavailable"
+                    await asyncio.sleep(0.05)
+                assert reply.status_code == 200, reply.text
+                log.append(action)
+                if sum(map(len, acked.values())) >= 40:
+                    ready.set()
+                await asyncio.sleep(0.01)
+
+    def restart() -> None:
+        ready.wait(60)
+        cluster("halt", folder)
+        time.sleep(1.5)
+        cluster("resume", folder)
+
+    async def burst() -> None:
+        async with app.router.lifespan_context(app):
+            await asyncio.gather(*(player(n) for n in range(4)))
+
+    restarting = threading.Thread(target=restart)
+    restarting.start()
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(lambda: asyncio.run(burst())).result()
+    restarting.join()
+    assert 503 in statuses and set(statuses) == {200, 503}
+    store = PgStore(url)
+    for game_id, log in acked.items():
+        assert [str(a) for a in store.actions(game_id)] == log
+        assert len(log) == 60
+    store.close()
+    with api(url) as client:  # and a fresh worker plays on
+        assert send(client, new_game(client), Action.parse("draw")).status_code == 200
+
+
+def test_a_database_away_answers_503_and_a_read_too(own_cluster: tuple[str, Path]) -> None:
+    url, folder = own_cluster
+    with api(url) as client:
+        state = new_game(client, WIN_CODE)
+        cluster("halt", folder)
+        try:
+            for reply in (
+                send(client, state, DRAW),
+                client.get(f"/api/games/{state['id']}"),
+                client.post("/api/games", json={}),
+                client.get("/api/stats"),
+            ):
+                assert reply.status_code == 503, reply.text
+                assert reply.json()["error"]["reason"] == "unavailable"
+                assert int(reply.headers["Retry-After"]) >= 1
+        finally:
+            cluster("resume", folder)
+        deadline = time.monotonic() + 30
+        while (reply := send(client, state, DRAW)).status_code == 503:
+            assert time.monotonic() < deadline, "the database came back but the app did not"
+            time.sleep(0.1)
+        assert reply.status_code == 200 and reply.json()["version"] == 1
+
+
+# Serving on PostgreSQL -----------------------------------------------------------------------
+
+
+def test_serve_takes_the_database_from_the_environment(postgres: str) -> None:
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "TRIPEAKS_DB": postgres}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", "0"]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("TriPeaks: http://127.0.0.1:") and redacted(postgres) in line
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_a_database_that_is_not_there_stops_serve_with_one_line() -> None:
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    url = "postgresql://someone:secret@127.0.0.1:1/games"
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--db", url]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(
+        "tripeaks: cannot use the database postgresql://someone:***@127.0.0.1:1/games: "
+    )
+    assert done.stderr.count("\n") == 1 and "secret" not in done.stderr
+
+
+def children(pid: int) -> set[int]:
+    return {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+
+
+def test_two_worker_processes_serve_one_game_and_one_survives_the_others_sigkill(
+    postgres: str,
+) -> None:
+    """Every request on a new connection (any worker may take it); one worker is SIGKILLed
+    mid-game: what it acknowledged is there, and the game goes on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "TRIPEAKS_WORKERS": "2"}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", str(port)]
+    server = subprocess.Popen(
+        [*argv, "--db", postgres], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().startswith(f"TriPeaks: {base}/")
+        deadline = time.monotonic() + 60
+        while len(children(server.pid)) < 2 or not answers(base):
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        first = httpx.post(f"{base}/api/games", json={"code": WIN_CODE})
+        cookies = {"tripeaks_player": first.cookies["tripeaks_player"]}
+        state = first.json()
+        for i in range(40):
+            if i == 20:
+                os.kill(min(children(server.pid)), signal.SIGKILL)
+            action = "draw" if i % 2 == 0 else "undo"
+            body = {"version": i, "request_id": f"r{i}"}
+            while True:  # a connection the killed worker had accepted is lost: send it again
+                try:
+                    reply = httpx.post(
+                        f"{base}/api/games/{state['id']}/{action}", json=body, cookies=cookies
+                    )
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.05)
+            assert reply.status_code == 200, reply.text
+            state = reply.json()
+        store = PgStore(postgres)
+        assert [str(a) for a in store.actions(state["id"])] == ["draw", "undo"] * 20
+        store.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def answers(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/api/layout", timeout=1).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--workers", "2"]
+    argv += ["--db", str(tmp_path / "games.db")]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == translator("en")("serve.workers_need_postgres") + "\n"

@@ -1,0 +1,117 @@
+"""Persistence in PostgreSQL, for a hosted server whose workers (and machines) share one database.
+
+Everything a store does is :class:`tripeaks.store.Storage`'s; this module brings the connections
+(a psycopg pool: commits and reads each borrow one) and the schema. Several processes write at
+once, so the store is ``shared``: a cached game is trusted only while its stored version and
+settledness are what this process last saw, and an action's UPDATE checks the version it was
+applied to, so two workers taking actions on one game at once store one and refuse the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from tripeaks.store import SCHEMA, Db, Rows, Storage, Unavailable
+
+POOL_SIZE = 4
+"""Connections per process: the commit thread holds one; reads of the event loop take another."""
+WAIT = 2.0
+"""Seconds a request waits for a connection before it is answered 503 (the database is away)."""
+CONNECT_WAIT = 5
+"""Seconds to wait for the database at start (and for each new connection)."""
+SCHEMA_LOCK = 0x7472_6970
+"""The advisory lock that makes workers starting together create the schema one at a time."""
+
+_SCHEMA = tuple(
+    statement.strip()
+    for statement in SCHEMA.replace(" WITHOUT ROWID", "")
+    .replace(" REAL ", " DOUBLE PRECISION ")
+    .replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+    .split(";")
+    if statement.strip()
+)
+"""The tables of tripeaks/store.py's schema, in PostgreSQL's words: one schema, two dialects."""
+
+
+@cache
+def _sql(text: str) -> str:
+    """The store's ``?`` placeholders in psycopg's style (its SQL has no other ``?`` or ``%``)."""
+    return text.replace("?", "%s")
+
+
+class _Connection:
+    """A psycopg connection that takes the store's SQL."""
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
+        return self._connection.execute(_sql(sql), parameters)
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for the console and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+class PgStore(Storage):
+    """Games and results of every player in one PostgreSQL database, shared by every worker."""
+
+    shared = True
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, wait: float = WAIT) -> None:
+        super().__init__()
+        self.url = url
+        self._pool = ConnectionPool(
+            url,
+            min_size=2,
+            max_size=pool_size,
+            timeout=wait,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_WAIT},
+            open=False,
+            name="tripeaks",
+        )
+        try:  # one plain connection first: if the database is not there, its error says why
+            with (
+                psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db,
+                db.transaction(),
+            ):
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                for statement in _SCHEMA:
+                    db.execute(statement)
+            self._pool.open(wait=True, timeout=CONNECT_WAIT)
+            self._rebuild_totals()
+        except psycopg.Error as error:
+            self._pool.close()
+            raise Unavailable(str(error).strip().splitlines()[0]) from error
+
+    def close(self) -> None:
+        with self._flushing, self._lock:
+            self._pool.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Db]:
+        with self._pool.connection() as connection, connection.transaction():
+            yield _Connection(connection)
+
+    def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        with self._pool.connection() as connection:
+            return connection.execute(_sql(sql), args).fetchall()
+
+    def _is_unavailable(self, error: BaseException) -> bool:
+        return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
+
+    def _lock_player(self, db: Db, player: str) -> None:
+        db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (player,))
