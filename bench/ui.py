@@ -248,7 +248,10 @@ def main() -> None:
     for url, n in files[:6]:
         print(f"  {n:7d}  {url}")
     print(f"Taps held {args.hold:g} ms")
-    for kind, what in (("pointerdown", "the pressed state"), ("click", "a flight begun at the tap")):
+    for kind, what in (
+        ("pointerdown", "the pressed state"),
+        ("click", "a flight begun at the tap"),
+    ):
         taps = [t for t in data["taps"] if t[0] == kind]
         if not taps:
             continue
