@@ -85,6 +85,10 @@ def test_the_stuck_notice_covers_no_card(new_page, width, height, artifacts):
         expect(moves(page)).to_have_text(str(n))
     expect(page.locator("#stuck")).to_be_visible()
     assert_covers_no_card(page, "#stuck", "stuck notice")
+    # ... and pushes nothing off the table: the piles and their captions stay inside it
+    table = boxes(page, "#table")[0]
+    for box in boxes(page, "#stock, #discard, .pile-caption"):
+        assert table[1] <= box[1] and box[3] <= table[3] + 0.5, (box, table)
     # The moment calls for Undo: it is the loud one, New game is not.
     expect(page.locator("#tools [data-action='undo']")).to_have_class(
         __import__("re").compile(r"\bloud\b")
