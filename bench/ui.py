@@ -5,11 +5,16 @@ drives Debian's chromium headless through Playwright (the browser tests' executa
 CPU slowed 4× (CDP ``Emulation.setCPUThrottlingRate``), at phone size (390×844, touch, full motion). It
 wins one deal by taps, then deals again with "Play again", and prints:
 
-- tap → first changed frame: from the touch's ``event.timeStamp`` to the end of the first frame the page
-  produced after it (a requestAnimationFrame callback, then a message posted from it, which runs once that
-  frame's style, layout and paint are done); the pressed state and, for a playable card, the start of its
-  flight are in that frame. Also the Event Timing API's ``duration`` of the pointer events it reports
-  (only those of 16 ms or more are reported at all, in steps of 8 ms).
+- tap → first changed frame. A tap is a finger's (CDP touchStart, held ``--hold`` ms, 80 by default,
+  touchEnd): Playwright's ``touchscreen.tap`` lifts the finger at once, which put the pointerdown, the
+  pointerup and the click in one frame, so what this bench printed before was the click's frame, never the
+  pressed state's. Timed apart, for the pointerdown (the pressed state) and for the click (the flight begun
+  at the tap): from the event's ``timeStamp`` to the end of the first frame after it (a
+  requestAnimationFrame callback registered in the handler, then a message posted from it, which runs once
+  that frame's style, layout, paint and commit are done); when that frame began; and how long the event
+  took to reach the page at all (input routing, which the CPU throttle slows as well). Also the Event
+  Timing API's count of those that took 16 ms or more to their frame's presentation (it reports nothing
+  shorter, in steps of 8 ms).
 - frame times (intervals between requestAnimationFrame timestamps) during a card flight (a play that turns
   nothing over), a flip (a play that turns a card over, or a draw: the card turns on its way), the win
   celebration and the new deal: median and p95;
