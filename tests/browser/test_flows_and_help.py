@@ -283,7 +283,7 @@ def test_axe_finds_nothing_on_the_guide(new_page, theme):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", [(390, 844), (1440, 900)])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (844, 390), (1440, 900)])
 def test_the_guide_in_every_language(new_page, lang, size, artifacts):
     words = messages(lang)
     page = new_page(

@@ -85,6 +85,10 @@ def test_the_stuck_notice_covers_no_card(new_page, width, height, artifacts):
         expect(moves(page)).to_have_text(str(n))
     expect(page.locator("#stuck")).to_be_visible()
     assert_covers_no_card(page, "#stuck", "stuck notice")
+    # ... and pushes nothing off the table: the piles and their captions stay inside it
+    table = boxes(page, "#table")[0]
+    for box in boxes(page, "#stock, #discard, .pile-caption"):
+        assert table[1] <= box[1] and box[3] <= table[3] + 0.5, (box, table)
     # The moment calls for Undo: it is the loud one, New game is not.
     expect(page.locator("#tools [data-action='undo']")).to_have_class(
         __import__("re").compile(r"\bloud\b")
@@ -195,6 +199,45 @@ FELT = """() => {
            gap: gap / t.height, gap_px: gap,
            width: (right - left) / t.width, peak: peaks[0].width, pile: piles[0].width };
 }"""
+
+
+# Every number card painted by the page itself (board.js's paintFace) on the discard and on a peak card;
+# the boxes of each corner index's rank and suit against the boxes of the pips drawn between them.
+PIP_CLASHES = """async () => {
+  const { paintFace } = await import("/static/js/board.js");
+  const suits = [["hearts", "\u2665"], ["spades", "\u2660"], ["diamonds", "\u2666"], ["clubs", "\u2663"]];
+  const peak = [...document.querySelectorAll("#tableau .card")].find((el) => !el.hidden);
+  const box = (el) => el.getBoundingClientRect();
+  const out = { drawn: 0, clashes: [] };
+  for (const el of [document.querySelector("#discard"), peak]) {
+    for (let rank = 2; rank <= 10; rank += 1) {
+      for (const [suit, symbol] of suits) {
+        paintFace(el, { label: `${rank}${symbol}`, suit, rank, name: "" });
+        const pips = [...el.querySelectorAll(".pips .p")].filter((p) => p.getClientRects().length);
+        if (pips.length) out.drawn += 1;
+        for (const part of el.querySelectorAll(".idx > span")) {
+          const a = box(part);
+          if (!a.width) continue;
+          for (const pip of pips) {
+            const b = box(pip);
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+              out.clashes.push(`${el.id || "peak"} ${rank}${symbol}`);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (768, 1024), (1024, 768), (1440, 900)])
+def test_no_corner_index_touches_a_pip(new_page, width, height, artifacts):
+    page = new_page(width=width, height=height)
+    found = page.evaluate(PIP_CLASHES)
+    assert found["drawn"] >= 36, found  # the pips are drawn (a large discard at least) on each size
+    assert found["clashes"] == [], found["clashes"]
+    page.screenshot(path=artifacts / f"pips-{width}x{height}.png")
 
 
 @pytest.mark.parametrize(("width", "height"), PORTRAIT)

@@ -3,7 +3,7 @@
 // of bouncing cards before the result window. Every number shown is the server's.
 
 import { get } from "./api.js";
-import { cards, isWide, paintFace, placeOf } from "./board.js";
+import { cards, paintFace, placeOf } from "./board.js";
 import { $, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
@@ -166,12 +166,17 @@ const pause = (ms) => motionLayer().animate([{ opacity: 1 }, { opacity: 1 }], { 
 
 /**
  * The last card lands, the cleared table shows for a moment, then the cards cascade and bounce off the
- * table (at most 3 s; a tap or a key skips it). Resolves when the result window may open. Under reduced
- * motion it resolves at once (the window fades in instead).
+ * table (cascade.js, fetched during that moment: it is not part of the first load; at most 3 s; a tap or
+ * a key skips it). Resolves when the result window may open. Under reduced motion it resolves at once (the
+ * window fades in instead).
  */
 export async function celebrate() {
   if (still()) return;
-  await pause(750).finished.catch(() => {});
+  const [module] = await Promise.all([
+    import("./cascade.js").catch(() => null),
+    pause(750).finished.catch(() => {}),
+  ]);
+  if (!module) return;
   sound("win");
   // the cards this page saw played, thrown from the places they were played from, top rows first
   const positions = [...removed.keys()].sort((x, y) => rowOf(x) - rowOf(y) || x - y);
@@ -179,121 +184,5 @@ export async function celebrate() {
   const sources = positions.map((pos, i) => [face(removed.get(pos)), rects[i]]);
   const discard = $("#discard");
   sources.push([discard, placeOf(discard)]);
-  const layer = motionLayer();
-  const animations = [];
-  const W = innerWidth;
-  const H = innerHeight;
-  const n = sources.length;
-  const stagger = Math.min(90, 1400 / n);
-  const gravity = 2600 * Math.max(0.6, H / 800);
-  const timer = pause(2950);
-  // One card (and its two echoes) thrown `late` ms after the start (the animations' own clock). The
-  // cards are made a few at a time, each frame those due next, not all in one long task: a bounded number
-  // of new elements per frame, each moved by a composited transform.
-  const lead = 120; // ms: a card is made this long before it is thrown
-  const thrown = [];
-  const throwCard = ([el, r], i, now) => {
-    if (!r || !r.width) return;
-    const frames = path(r, W, H, gravity, i);
-    const duration = frames.duration;
-    const proto = h("div", { className: `${el.className} ghost cascade` });
-    proto.classList.remove("free", "hinted", "pressed", "discard-slot", "turning");
-    proto.classList.toggle("wide-card", isWide(r.width));
-    proto.append(...[...el.childNodes].map((c) => c.cloneNode(true)));
-    proto.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;--cw:${r.width}px;opacity:0`;
-    for (const echo of [2, 1, 0]) {
-      const g = echo ? proto.cloneNode(true) : proto; // seen only once thrown (opacity 0 until then)
-      const opacity = echo ? 0.5 - echo * 0.17 : 1;
-      layer.append(g);
-      const keyframes = frames.keyframes.map((k) => ({ ...k, opacity }));
-      const delay = Math.max(0, i * stagger + echo * 40 - now);
-      const a = g.animate(keyframes, { duration, delay, easing: "linear" });
-      animations.push(a);
-      thrown.push(a.finished.catch(() => {}));
-      a.finished.then(
-        () => g.remove(),
-        () => g.remove(),
-      );
-    }
-  };
-  let next = 0;
-  let ended = false;
-  const throwDue = () => {
-    if (ended) return;
-    const now = timer.currentTime || 0;
-    while (next < n && next * stagger <= now + lead) {
-      throwCard(sources[next], next, now);
-      next += 1;
-    }
-    if (next < n) requestAnimationFrame(throwDue);
-    else Promise.all(thrown).then(() => end());
-  };
-  let end = () => {};
-  document.body.dataset.celebrating = "true";
-  throwDue();
-  await new Promise((resolve) => {
-    // skipped by a tap's click (the last event of a tap, so that its own focus change comes before the
-    // window's) or by a key, which then does nothing else
-    const byKey = (event) => {
-      event.preventDefault();
-      event.stopPropagation();
-      end();
-    };
-    end = () => {
-      if (ended) return;
-      ended = true;
-      removeEventListener("click", end, true);
-      removeEventListener("keydown", byKey, true);
-      for (const a of [timer, ...animations]) a.cancel();
-      delete document.body.dataset.celebrating;
-      resolve();
-    };
-    timer.finished.then(end, () => {});
-    addEventListener("click", end, true);
-    addEventListener("keydown", byKey, true);
-    if (next >= n) Promise.all(thrown).then(end);
-  });
-}
-
-/** The bouncing path of one card, as keyframes: thrown sideways, falling, bouncing on the bottom of the
- * screen, until it leaves the screen or 1.5 s have passed. */
-function path(r, W, H, gravity, i) {
-  const random = mulberry(i + 1);
-  // mostly towards the farther side, so that a card bounces across the screen
-  const side = r.left + r.width / 2 < W / 2 ? 1 : -1;
-  const dir = random() < 0.8 ? side : -side;
-  let vx = dir * W * (0.3 + random() * 0.35);
-  let vy = -(150 + random() * 500);
-  const spin = (random() - 0.5) * 120;
-  let x = 0;
-  let y = 0;
-  const floor = H - r.top - r.height;
-  const keyframes = [];
-  const dt = 1 / 30;
-  let t = 0;
-  for (; t < 1.5; t += dt) {
-    keyframes.push({ t, transform: `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) rotate(${(spin * t).toFixed(1)}deg)` });
-    if (r.left + x > W || r.left + x + r.width < 0) break;
-    vy += gravity * dt;
-    x += vx * dt;
-    y += vy * dt;
-    if (y > floor) {
-      y = floor;
-      vy = -vy * 0.68;
-      vx *= 0.98;
-    }
-  }
-  const duration = Math.max(keyframes[keyframes.length - 1].t, dt) * 1000;
-  return { duration, keyframes: keyframes.map((k) => ({ offset: Math.min(1, (k.t * 1000) / duration), transform: k.transform })) };
-}
-
-function mulberry(seed) {
-  let a = seed * 2654435761;
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  await module.cascade(sources, pause);
 }

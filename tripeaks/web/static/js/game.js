@@ -114,9 +114,18 @@ const queued = (task) => {
  * so the card then waits for its reply. */
 export const play = (pos) => {
   const game = state.game;
-  if (!waiting && game && game.status === "playing" && game.playable.includes(pos)) launch(pos, $("#discard"));
-  return queued(() => act("play", { pos }));
+  const flying = !waiting && game && game.status === "playing" && game.playable.includes(pos) && launch(pos, $("#discard"));
+  // the request (its body, fetch) goes out once the frame that shows the flight is done, not before it
+  return queued(() => (flying ? afterFrame() : Promise.resolve()).then(() => act("play", { pos })));
 };
+
+/** Resolves once the next frame has been made (or after 100 ms, for a page not being drawn). */
+function afterFrame() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
 export const draw = () => queued(() => act("draw"));
 export const undo = () => queued(() => state.game && state.game.can_undo && act("undo"));
 

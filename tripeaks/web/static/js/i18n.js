@@ -37,9 +37,15 @@ export async function loadCatalog(lang) {
   return true;
 }
 
+// One formatter per language and options: making an Intl.NumberFormat costs far more than using one, and
+// the score, the moves and the streak are formatted on every reply.
+const formats = new Map();
 export function number(value, options = {}) {
   if (value === null || value === undefined) return t("web.stats.none");
-  return new Intl.NumberFormat(state.lang, options).format(value);
+  const key = `${state.lang} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.NumberFormat(state.lang, options)));
+  return format.format(value);
 }
 
 /** Points with their sign, "+100", "−1" (a true minus sign in every language). */

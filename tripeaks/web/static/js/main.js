@@ -12,6 +12,7 @@ import { listen } from "./input.js";
 import { announce, toast } from "./live.js";
 import { loadLooks, wireLooks } from "./looks.js";
 import { wireMenu } from "./menu.js";
+import { prepareSound } from "./sound.js";
 import { loadSettings, state } from "./state.js";
 
 // The help and the statistics are loaded when first opened: they are not part of the first load.
@@ -54,6 +55,7 @@ async function boot() {
   $("#loading").remove();
   document.querySelector("main").removeAttribute("aria-busy");
   document.body.dataset.ready = "true";
+  prepareSound();
 }
 
 boot();

@@ -105,11 +105,11 @@ let pending = null; // a play shown before the server answered: {pos, ghost, car
 /** Start the flight of the card at `pos` before the server answers (the last state listed it in
  * `playable`). The reply confirms it (render adopts the flight) or puts it back (settle(false)). */
 export function launch(pos, discard) {
-  if (still() || pending) return;
+  if (still() || pending) return false;
   const el = cards[pos];
   const a = rectOf(el);
   const b = rectOf(discard);
-  if (!a || !b) return;
+  if (!a || !b) return false;
   const g = ghost(b, el);
   el.style.opacity = "0";
   const animation = g.animate(flightFrames(a, b), { duration: FLIGHT, easing: EASE, fill: "forwards" });
@@ -124,6 +124,7 @@ export function launch(pos, discard) {
     },
     () => {},
   );
+  return true;
 }
 
 function endPending() {
@@ -337,7 +338,15 @@ addEventListener(
   },
   true,
 );
+// Released two frames after the finger lifts, so that even a tap whose down and up come before the same
+// frame (a quick tap, a busy page) shows its pressed state in one frame.
 const release = () => {
-  for (const el of document.querySelectorAll(".pressed")) el.classList.remove("pressed");
+  const pressed = document.querySelectorAll(".pressed");
+  if (!pressed.length) return;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      for (const el of pressed) el.classList.remove("pressed");
+    }),
+  );
 };
 for (const type of ["pointerup", "pointercancel", "dragstart"]) addEventListener(type, release, true);

@@ -34,16 +34,32 @@ function context() {
       return null;
     }
   }
-  if (ctx.state === "suspended") ctx.resume();
+  if (unlocked && ctx.state === "suspended") ctx.resume();
   return ctx;
 }
 
 let unlocked = false;
-/** After the first gesture, the AudioContext is made when the page is idle: making one takes a long
- * moment (200 ms measured on a busy machine), which must not delay the frame that answers the tap. */
+/** Making an AudioContext takes a long moment (200 ms measured on a busy machine), and so does its second
+ * of noise: both are made while the page is idle after it loads (the context then waits, suspended, as
+ * browsers keep sound off until a gesture), not in the frame that answers the first tap or during its
+ * flight. The first tap or key only resumes it. */
+export function prepareSound() {
+  const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
+  later(
+    () => {
+      const c = context();
+      if (c) noiseOf(c);
+    },
+    { timeout: 2000 },
+  );
+}
 function unlock() {
   if (unlocked) return;
   unlocked = true;
+  if (ctx) {
+    if (state.settings.sound && ctx.state === "suspended") ctx.resume();
+    return;
+  }
   const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
   later(() => context(), { timeout: 600 });
 }
