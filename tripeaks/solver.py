@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tripeaks.codes import Deal, GameCode
@@ -605,13 +606,64 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
 
 
 def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> bool:
-    """Can the position be won at all? Stops at the first win found."""
+    """Can the position be won at all? Stops at the first win found.
+
+    From a code, compiled, the deal is dealt and decided in C from its number: no cards or game
+    are built in Python."""
+    if COMPILED and not isinstance(game_or_code, Game):
+        code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        return _decide_deal(code.number, code.rules if rules is None else rules)[0]
     game = _start(game_or_code, rules)
     if not game.present:
         return True
     if COMPILED:
         return _decide(game)[0]
     return _explore(game, best_win=False)[0] is not None
+
+
+def _decide_deal(number: int, rules: Rules, cap: int = DECIDE_CAP) -> tuple[bool, bool, int]:
+    """Deal ``number`` from its start, compiled: (winnable, whether the backward pass answered,
+    positions the search visited)."""
+    return _search.decide_deal(
+        number,
+        _fits_table(rules),
+        _LYING_UNDER_BYTES,
+        _UNDER_BYTES,
+        _NO_BRIDGE_BYTES,
+        rules.wraps,
+        cap,
+    )
+
+
+LOST = 255
+"""In survey_numbers' answer with fewest draws: the deal cannot be won."""
+
+
+def survey_numbers(numbers: Sequence[int], rules: Rules, fewest_draws: bool = False) -> bytes:
+    """Many deals by number, each from its start: one byte a deal, 1 winnable and 0 not; with
+    ``fewest_draws``, a win's fewest draws (0-23) or LOST. Compiled, the whole batch is dealt and
+    decided in C; otherwise deal by deal here."""
+    if COMPILED:
+        packed = struct.pack(f"<{len(numbers)}Q", *numbers)
+        return _search.survey(
+            packed,
+            _fits_table(rules),
+            _LYING_UNDER_BYTES,
+            _UNDER_BYTES,
+            _NO_BRIDGE_BYTES,
+            rules.wraps,
+            DECIDE_CAP,
+            fewest_draws,
+        )
+    out = bytearray()
+    for number in numbers:
+        code = GameCode.from_number(number, rules)
+        if not fewest_draws:
+            out.append(is_winnable(code))
+            continue
+        solution = solve(code)
+        out.append(solution.draws if solution.winnable else LOST)
+    return bytes(out)
 
 
 def hint(game: Game) -> Action | None:
@@ -634,6 +686,7 @@ def random_winnable_code(rules: Rules, rng_tries: int = 1000) -> GameCode:
 __all__ = [
     "COMPILED",
     "DECIDE_CAP",
+    "LOST",
     "UNDER_MASK",
     "Answers",
     "Solution",
@@ -642,4 +695,5 @@ __all__ = [
     "is_winnable",
     "random_winnable_code",
     "solve",
+    "survey_numbers",
 ]
