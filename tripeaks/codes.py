@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tripeaks.cards import FULL_DECK, Card
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
 
+_compiled_deck: Callable[[int], bytes] | None
 try:
     from tripeaks._search import deal as _compiled_deck
 except ImportError:  # installed without a C compiler: the Python generator deals alone
