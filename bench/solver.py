@@ -3,13 +3,16 @@
     .venv/bin/python bench/solver.py [--deals 1000] [--reference-deals 100] [--rules easy classic]
 
 Prints median, p99 and max time per deal and deals/s for "decide" (is_winnable) and "best win"
-(solve); side by side in the same run, "decide" by today's search alone from a Game ("search"), by
-is_winnable from a Game ("decide") and from a code, dealing included ("from code"); the backward
-pass's preparation of a game's Answers ("prepare") and the per-position answer and hint from them
-on random mid-game positions ("answer", "hint"); the best win from the layered sweep after a
-preparation ("sweep", from a Game) beside solve's ("best win", from a code); the load average with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with the reference's
-stored in tests/data, then the reference's time on the first ``--reference-deals`` of the same deals,
-its verdicts there, and the speed-up over it. Figures only: nothing here asserts on time.
+(solve); side by side in the same run, "decide" by the depth-first search alone from a Game
+("search"), by is_winnable from a Game ("decide") and from a code, dealt and decided in C from its
+number ("from code"); the backward pass's preparation of a game's Answers ("prepare") and the
+per-position answer and hint from them on random mid-game positions ("answer", "hint"); solve from
+a code ("best win") and a preparation plus Answers.solve from a Game ("best/Game"); "winnable
+only": random_winnable_code, drawing random codes until one is proved winnable; the load average
+with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with
+the reference's stored in tests/data, then the reference's time on the first ``--reference-deals``
+of the same deals, its verdicts there, and the speed-up over it. Figures only: nothing here asserts
+on time.
 """
 
 from __future__ import annotations
@@ -33,7 +36,15 @@ from reference import Verdict, fixed_codes, reference_search
 from tripeaks.codes import GameCode, deal
 from tripeaks.game import Game
 from tripeaks.rules import Rules
-from tripeaks.solver import COMPILED, Answers, Solution, _explore, is_winnable, solve
+from tripeaks.solver import (
+    COMPILED,
+    Answers,
+    Solution,
+    _explore,
+    is_winnable,
+    random_winnable_code,
+    solve,
+)
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -144,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         sweep, swept = timed(lambda game: Answers.of(game).solve(game), games)
         best, solutions = timed(solve, codes)
         assert winnable == [solution.winnable for solution in solutions]
+        only = timed_each(random_winnable_code, [rules] * len(codes))
         print(f"{name}: {len(codes)} deals, {sum(winnable)} winnable; {len(positions)} positions")
         print(summary("search", searched))
         print(summary("decide", from_game))
@@ -152,12 +164,15 @@ def main(argv: list[str] | None = None) -> int:
         print(summary("answer", answer))
         print(summary("hint", hinted))
         print(summary("best win", best))
-        print(summary("sweep", sweep))
+        print(summary("best/Game", sweep))
+        print(summary("win. only", only))
         print(f"  ({load()})")
         verdicts = [as_verdict(solution) for solution in solutions]
         print(agreement("stored reference verdicts", codes, verdicts, stored_verdicts()))
         swept_verdicts = [as_verdict(solution) for solution in swept]
-        print("  sweep:" + agreement("stored reference verdicts", codes, swept_verdicts, stored))
+        print(
+            "  best/Game:" + agreement("stored reference verdicts", codes, swept_verdicts, stored)
+        )
         sample = codes[: args.reference_deals]
         if not sample:
             continue

@@ -846,13 +846,14 @@ static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
     return most;
 }
 
-static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
+                              int last) {
     uint64_t tops_of[RANKS][2] = {{0}};
     for (int r = 1; r < RANKS; r++)
         for (int t = 1; t < RANKS; t++)
             if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
     const uint64_t all_low = ~0xFFULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 1-7, 8-13 */
-    for (int i = 1; i < set_count; i++) { /* set 0 is the empty table, filled by the caller */
+    for (int i = first; i <= last; i++) { /* the sets below first are filled by the caller */
         uint64_t low = 0, high = 0;
         /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
         for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
@@ -879,13 +880,14 @@ static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define HAVE_VECTOR 1
-static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
+                            int last) {
     __m128i tops_of[RANKS];
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
     const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
     __m128i at[MAX_STOCK];
     for (int j = 0; j < b->slots; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
-    for (int i = 1; i < set_count; i++) {
+    for (int i = first; i <= last; i++) {
         __m128i row = _mm_setzero_si128();
         for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
             int r = ranks[removal_pos[k]];
@@ -912,20 +914,30 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
 #define HAVE_VECTOR 0
 #endif
 
-/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
-static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
-                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+/* reach[set * REACH_ROW + top] for the sets first..last, the sets below first counting as won
+ * from any count of draws (first = 1: only the empty table is; a higher first asks whether a
+ * position can leave as few cards as the sets below first have). */
+static void backward_range(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                           const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach,
+                           int first, int last) {
     Backward b;
     backward_tables(stock, stock_size, fits, &b);
     for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
+    for (int i = 1; i < first; i++) memcpy(reach + (size_t)i * REACH_ROW, reach, REACH_ROW);
 #if HAVE_VECTOR
     if (!portable) {
-        backward_vector(ranks, &b, reach);
+        backward_vector(ranks, &b, reach, first, last);
         return;
     }
 #endif
     (void)portable;
-    backward_portable(ranks, &b, reach);
+    backward_portable(ranks, &b, reach, first, last);
+}
+
+/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
+static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+    backward_range(ranks, stock, stock_size, fits, portable, reach, 1, set_count - 1);
 }
 
 /* A prepared deal: magic, stock size, ranks, stock, fits (HEADER bytes), then its reach table. */
@@ -1022,113 +1034,143 @@ static PyObject *py_hint_from(PyObject *self, PyObject *args) {
     return PyLong_FromLong(DRAW_STEP); /* won from here but by no play: by the draw */
 }
 
-/* ---- the best win: one sweep layered by draws ----
+/* ---- the best win: the fewest draws by backward passes over a shortened stock ----
  *
- * From the start, every (set, top) reached by plays with the cards drawn so far is one layer; the
- * next layer starts from every set reached so far drawing one card (a set reached once can draw
- * on through the stock from there). A (set, top) reached in an earlier layer is never taken
- * again: reached with fewer draws, it can do all the later one can. With prune,
- * only positions the backward pass wins are taken, so the first layer that empties the table
- * has the fewest draws; without it, every reachable position is, for the fewest cards left.
- * Writes the line of moves (a position, or DRAW_STEP) and returns its length; -1 when no win
- * (with *fewest_left the fewest cards on the table anywhere), -2 when out of memory. */
-static int sweep(const uint8_t *prepared, int start_set, int drawn, int top, int prune,
-                 uint8_t *line, int *fewest_left) {
-    const uint8_t *ranks = prepared + 8, *stock = prepared + 8 + TABLEAU;
-    const uint8_t *fits = prepared + 8 + TABLEAU + MAX_STOCK, *reach = prepared + HEADER;
-    int stock_size = prepared[4];
-    size_t cells = (size_t)set_count * REACH_ROW;
-    uint8_t *move = calloc(cells, 1); /* how the cell was reached: 1 + a position, or a draw */
-    uint32_t *from = malloc(cells * sizeof(uint32_t));
-    uint32_t *order = malloc(cells * sizeof(uint32_t)); /* cells in the order reached */
-    uint32_t *sets = malloc((size_t)set_count * sizeof(uint32_t)); /* a cell of each set reached */
-    uint8_t *set_seen = calloc((size_t)set_count, 1);
-    uint8_t *drawn_at = malloc(cells); /* the cards drawn when the cell was reached */
-    if (move == NULL || from == NULL || order == NULL || sets == NULL || set_seen == NULL ||
-        drawn_at == NULL) {
-        free(drawn_at);
-        free(move);
-        free(from);
-        free(order);
-        free(sets);
-        free(set_seen);
-        return -2;
+ * A win with at most L draws in all is a win of the same deal with its stock cut after L cards,
+ * and the backward pass answers that for every position at once. Winning within L draws only
+ * gets easier as L grows, so a binary search over L (about five passes, each the same fixed
+ * work as a preparation) finds the fewest draws, and the table for that L gives a line: any
+ * move that keeps the position won under the cut stock, the lowest play first, else the draw,
+ * leads to a win with exactly that many draws. A lost position gets the fewest cards it can
+ * leave the same way: the pass that counts every set of at most k cards as won says whether k
+ * cards left can be reached; most lost deals end at one or two cards, tried first. Every pass
+ * stops at the position's own set: a removal only leads to sets numbered lower. */
+
+/* The first set with at least `cards` cards (set_count when none). */
+static int first_with(int cards) {
+    uint64_t key = (uint64_t)cards << 32;
+    int lo = 0, hi = set_count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (set_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    size_t set_total = 0;
-    enum { START = 254 };
-    uint32_t start = (uint32_t)start_set * REACH_ROW + (uint32_t)top;
-    size_t end = 0, i = 0;
-    move[start] = START;
-    drawn_at[start] = (uint8_t)drawn;
-    order[end++] = start;
-    int length = -1, fewest = TABLEAU;
-    uint32_t won = 0;
-    for (;;) {
-        for (; i < end; i++) {
-            uint32_t cell = order[i];
-            int set = (int)(cell / REACH_ROW), on = (int)(cell % REACH_ROW);
-            if (!set_seen[set]) {
-                set_seen[set] = 1;
-                sets[set_total++] = cell;
-            }
-            int left = bit_count(set_mask[set]);
-            if (left < fewest) fewest = left;
-            if (!left) {
-                won = cell;
-                length = 0;
+    return lo;
+}
+
+typedef struct {
+    const uint8_t *ranks, *stock, *fits, *reach;
+    int stock_size;
+} Prepared;
+
+static Prepared prepared_parts(const uint8_t *p) {
+    Prepared d = {p + 8, p + 8 + TABLEAU, p + 8 + TABLEAU + MAX_STOCK, p + HEADER, p[4]};
+    return d;
+}
+
+/* Can (set, drawn, top) be won within `limit` draws in all? The table is left in `table`. */
+static int won_within(const Prepared *d, int limit, uint8_t *table, int set, int drawn, int top) {
+    backward_range(d->ranks, d->stock, limit, (const uint8_t(*)[RANKS])d->fits, 0, table, 1, set);
+    return drawn < table[(size_t)set * REACH_ROW + top];
+}
+
+/* Can (set, drawn, top) leave at most `cards` cards on the table? */
+static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int drawn, int top) {
+    backward_range(d->ranks, d->stock, d->stock_size, (const uint8_t(*)[RANKS])d->fits, 0, table,
+                   first_with(cards + 1), set);
+    return drawn < table[(size_t)set * REACH_ROW + top];
+}
+
+/* A win from (set, drawn, top) by the table: the lowest play that keeps the position won, else
+ * the draw. Writes it to line, its length to *length, and returns its count of draws. */
+static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int top,
+                uint8_t *line, int *length) {
+    int n = 0, on = top, at = set, start = drawn;
+    while (set_mask[at] && n < MAX_PATH) {
+        int next = -1;
+        for (int k = removal_start[at]; k < removal_start[at + 1]; k++) {
+            int r = d->ranks[removal_pos[k]];
+            if (d->fits[on * RANKS + r] && drawn < table[(size_t)removal_next[k] * REACH_ROW + r]) {
+                next = k;
                 break;
             }
-            for (int k = removal_start[set]; k < removal_start[set + 1]; k++) {
-                int r = ranks[removal_pos[k]];
-                uint32_t next = (uint32_t)removal_next[k] * REACH_ROW + (uint32_t)r;
-                if (!fits[on * RANKS + r] || move[next] || (prune && drawn >= reach[next])) continue;
-                move[next] = (uint8_t)(1 + removal_pos[k]);
-                from[next] = cell;
-                drawn_at[next] = (uint8_t)drawn;
-                order[end++] = next;
-            }
         }
-        if (length == 0 || drawn == stock_size) break;
-        int drawn_top = stock[drawn++];
-        size_t kept = 0;
-        for (size_t j = 0; j < set_total; j++) {
-            uint32_t next = sets[j] / REACH_ROW * REACH_ROW + (uint32_t)drawn_top;
-            if (prune) {
-                /* A set won under no top with this many drawn is won under none with more. */
-                const uint8_t *row = reach + next / REACH_ROW * REACH_ROW;
-                int alive = 0;
-                for (int t = 1; t < RANKS; t++) alive |= drawn < row[t];
-                if (!alive) continue;
-            }
-            sets[kept++] = sets[j];
-            if (move[next] || (prune && drawn >= reach[next])) continue;
-            move[next] = DRAW_STEP;
-            from[next] = sets[j]; /* drawing on from where the set was first reached */
-            drawn_at[next] = (uint8_t)drawn;
-            order[end++] = next;
+        if (next < 0) { /* won from here, by no play: by the draw */
+            line[n++] = DRAW_STEP;
+            on = d->stock[drawn++];
+            continue;
         }
-        set_total = kept;
+        line[n++] = removal_pos[next];
+        on = d->ranks[removal_pos[next]];
+        at = removal_next[next];
     }
-    if (length == 0) { /* a draw step may stand for several draws: as many as drawn_at says */
-        for (uint32_t cell = won; cell != start; cell = from[cell])
-            length += move[cell] == DRAW_STEP ? drawn_at[cell] - drawn_at[from[cell]] : 1;
-        int at = length;
-        for (uint32_t cell = won; cell != start; cell = from[cell]) {
-            if (move[cell] != DRAW_STEP) {
-                line[--at] = (uint8_t)(move[cell] - 1);
-                continue;
+    *length = n;
+    return drawn - start;
+}
+
+/* Writes a best win from (set, drawn, top) to line and returns its length; -1 when the position
+ * is lost, with *fewest_left the fewest cards any line leaves. scratch: two tables. */
+static int best_line(const uint8_t *prepared, int set, int drawn, int top, uint8_t *line,
+                     int *fewest_left, uint8_t *scratch) {
+    Prepared d = prepared_parts(prepared);
+    size_t cells = (size_t)set_count * REACH_ROW;
+    *fewest_left = 0;
+    if (drawn >= d.reach[(size_t)set * REACH_ROW + top]) {
+        int lo = 0, hi = bit_count(set_mask[set]); /* leaves lo: no; leaves hi: yes */
+        for (int k = 1; k <= 2 && k < hi; k++) {
+            if (leaves(&d, k, scratch, set, drawn, top)) {
+                hi = k;
+                break;
             }
-            for (int k = drawn_at[from[cell]]; k < drawn_at[cell]; k++) line[--at] = DRAW_STEP;
+            lo = k;
+        }
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (leaves(&d, mid, scratch, set, drawn, top))
+                hi = mid;
+            else
+                lo = mid;
+        }
+        *fewest_left = hi;
+        return -1;
+    }
+    /* Within lo draws: no (lo < drawn cannot be); within hi: yes. The line the prepared table
+     * gives (plays before draws) is a win already: its draws are the first hi. */
+    int length, lo = drawn - 1, hi = walk(&d, d.reach, set, drawn, top, line, &length);
+    const uint8_t *table = d.reach;
+    uint8_t *trying = scratch, *kept = scratch + cells;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (won_within(&d, mid, trying, set, drawn, top)) {
+            hi = mid;
+            table = trying;
+            uint8_t *swap = kept;
+            kept = trying;
+            trying = swap;
+        } else {
+            lo = mid;
         }
     }
-    *fewest_left = fewest;
-    free(move);
-    free(from);
-    free(order);
-    free(sets);
-    free(set_seen);
-    free(drawn_at);
+    if (table != d.reach) walk(&d, table, set, drawn, top, line, &length);
     return length;
+}
+
+/* Two scratch tables for best_line, kept between calls like the Search (taken with the GIL). */
+static uint8_t *spare_scratch;
+
+static uint8_t *take_scratch(void) {
+    uint8_t *scratch = spare_scratch;
+    spare_scratch = NULL;
+    return scratch != NULL ? scratch : malloc(2 * (size_t)set_count * REACH_ROW);
+}
+
+static void give_back_scratch(uint8_t *scratch) {
+    if (spare_scratch == NULL)
+        spare_scratch = scratch;
+    else
+        free(scratch);
 }
 
 /* The best win from the position: (line or None, the fewest cards left at best when lost). */
@@ -1141,12 +1183,14 @@ static PyObject *py_best_from(PyObject *self, PyObject *args) {
     const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
     if (row == NULL) return NULL;
     const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
-    int winnable = drawn < row[top], fewest = 0, length;
+    uint8_t *scratch = take_scratch();
+    if (scratch == NULL) return PyErr_NoMemory();
+    int fewest = 0, length;
     uint8_t line[MAX_PATH];
     Py_BEGIN_ALLOW_THREADS
-    length = sweep(p, set, drawn, top, winnable, line, &fewest);
+    length = best_line(p, set, drawn, top, line, &fewest, scratch);
     Py_END_ALLOW_THREADS
-    if (length == -2) return PyErr_NoMemory();
+    give_back_scratch(scratch);
     if (length < 0) return Py_BuildValue("Oi", Py_None, fewest);
     return Py_BuildValue("y#i", (const char *)line, (Py_ssize_t)length, 0);
 }
@@ -1335,7 +1379,8 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
     /* One Search reused for every deal: made once from the first deal, re-dealt in place. */
     int top;
     Search *s = search_of_deal(0, &sh, &top);
-    uint8_t *prepared = best ? malloc(HEADER + (size_t)set_count * REACH_ROW) : NULL;
+    /* With best: a prepared deal, then best_line's two scratch tables. */
+    uint8_t *prepared = best ? malloc(HEADER + 3 * (size_t)set_count * REACH_ROW) : NULL;
     if (s == NULL || (best && prepared == NULL)) {
         if (s != NULL) free_search(s);
         Py_DECREF(result);
@@ -1361,8 +1406,9 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
         fill_prepared(prepared, s->ranks, s->stock, STOCK_SIZE, &s->fits[0][0], 0);
         uint8_t line[MAX_PATH];
         int fewest, winnable = 0 < prepared[HEADER + (size_t)(set_count - 1) * REACH_ROW + top];
-        int length = winnable ? sweep(prepared, set_count - 1, 0, top, 1, line, &fewest) : -1;
-        if (length == -2) failed = 1;
+        int length = winnable ? best_line(prepared, set_count - 1, 0, top, line, &fewest,
+                                          prepared + HEADER + (size_t)set_count * REACH_ROW)
+                              : -1;
         int draws = 0;
         for (int k = 0; k < length; k++) draws += line[k] == DRAW_STEP;
         out[i] = length < 0 ? 255 : (uint8_t)draws;

@@ -34,12 +34,15 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tripeaks import score as scoring
 from tripeaks.codes import Deal, GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
     COVERED_BY_MASK,
     COVERS,
+    PEAK_MASKS,
+    PEAK_OF,
     TABLEAU_SIZE,
 )
 from tripeaks.rules import Rules
@@ -378,6 +381,21 @@ def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
     return copy.score
 
 
+def _line_score(game: Game, steps: bytes) -> int:
+    """The score the engine reports after the compiled line ``steps``, counted from the scoring
+    table (tripeaks/score.py) without replaying: every action costs MOVE, and a removal that
+    empties its peak earns PEAK_BONUS after its cost (docs/rules.md §3). A replay through the
+    engine costs a millisecond; the tests replay every line and compare."""
+    score, present = game.score, game.present
+    for step in steps:
+        score = scoring.add(score, scoring.MOVE)
+        if step != _DRAW_BYTE:
+            present &= ~(1 << step)
+            if not present & PEAK_MASKS[PEAK_OF[step]]:
+                score = scoring.add(score, scoring.PEAK_BONUS)
+    return score
+
+
 def _explore(
     game: Game, best_win: bool, compiled: bool | None = None
 ) -> tuple[list[int] | None, int, int]:
@@ -550,14 +568,14 @@ class Answers:
         if not game.present:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
-            return solve(game)
+            return _searched(game)
         steps, left = _search.best_from(
             self._prepared, game.present, game.drawn, game.discard_top.rank
         )
         if steps is None:
             return Solution(False, (), 0, None, TABLEAU_SIZE - left)
         line = tuple(DRAW if step == _DRAW_BYTE else Action.play(step) for step in steps)
-        return Solution(True, line, line.count(DRAW), _replayed_score(game, line), TABLEAU_SIZE)
+        return Solution(True, line, line.count(DRAW), _line_score(game, steps), TABLEAU_SIZE)
 
     def _first_win(self, present: int, drawn: int, top: int) -> int:
         _masks, removals, number = _table_sets()
@@ -594,11 +612,23 @@ def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, boo
 
 
 def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
-    """Prove whether the position can be won and find its best win (fewest draws, highest score)."""
+    """Prove whether the position can be won and find its best win (fewest draws, highest score).
+
+    Compiled, from the backward pass (Answers.solve); otherwise by the search."""
     game = _start(game_or_code, rules)
     if not game.present:
         return Solution(True, (), 0, game.score, TABLEAU_SIZE)
-    best, left, _nodes = _explore(game, best_win=True)
+    if COMPILED:
+        return Answers.of(game).solve(game)
+    return _searched(game)
+
+
+def _searched(game: Game, compiled: bool | None = None) -> Solution:
+    """The best win by the search (fewest draws asked again and again), the Python fallback's
+    solve; the tests hold the backward pass's answers against it, compiled and not."""
+    if not game.present:
+        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+    best, left, _nodes = _explore(game, best_win=True, compiled=compiled)
     if best is None:
         return Solution(False, (), 0, None, TABLEAU_SIZE - left)
     line = _actions(best)
