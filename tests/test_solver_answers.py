@@ -226,3 +226,44 @@ def test_the_best_win_from_the_answers_agrees_with_the_search_in_mid_game(
     for action in swept.line:
         game.apply(action)
     assert game.is_won == swept.winnable
+
+
+def keep_winnable(game: Game, answers: Answers, choices: list[int]) -> Game:
+    """Random moves among those that keep the game winnable, the draw first whenever the choice
+    is even and it keeps the game won: mid-game positions that are still won, with cards drawn."""
+    for choice in choices:
+        keeping = []
+        for move in game.legal_moves():
+            after = game.copy()
+            after.apply(move)
+            if answers.winnable(after):
+                keeping.append(move)
+        if not keeping or game.is_won:
+            break
+        move = DRAW if DRAW in keeping and choice % 2 == 0 else keeping[choice % len(keeping)]
+        game.apply(move)
+    return game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
+    rules=st.sampled_from(list(Rules)),
+    choices=st.lists(st.integers(min_value=0, max_value=9), min_size=1, max_size=40),
+)
+def test_the_best_win_from_a_won_position_with_cards_drawn_is_the_searchs(
+    number: int, rules: Rules, choices: list[int]
+) -> None:
+    start = Game.new(GameCode.from_number(number, rules))
+    answers = Answers.of(start)
+    game = keep_winnable(start.copy(), answers, choices)
+    best, searched = answers.solve(game), _searched(game)
+    assert best.winnable == answers.winnable(game) == searched.winnable
+    assert (best.draws, best.final_score, best.max_removed) == (
+        searched.draws,
+        searched.final_score,
+        searched.max_removed,
+    )
+    for action in best.line:
+        game.apply(action)
+    assert game.is_won == best.winnable and (not best.winnable or game.score == best.final_score)

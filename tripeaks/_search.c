@@ -1138,7 +1138,7 @@ static int best_line(const uint8_t *prepared, int set, int drawn, int top, uint8
     }
     /* Within lo draws: no (lo < drawn cannot be); within hi: yes. The line the prepared table
      * gives (plays before draws) is a win already: its draws are the first hi. */
-    int length, lo = drawn - 1, hi = walk(&d, d.reach, set, drawn, top, line, &length);
+    int length, lo = drawn - 1, hi = drawn + walk(&d, d.reach, set, drawn, top, line, &length);
     const uint8_t *table = d.reach;
     uint8_t *trying = scratch, *kept = scratch + cells;
     while (hi - lo > 1) {
