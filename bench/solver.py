@@ -25,6 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -54,22 +55,27 @@ STORED = Path(__file__).parent.parent / "tests" / "data" / "solver_reference.jso
 """The reference's verdicts on the fixed codes, written by bench/reference.py (hours of work)."""
 
 
-def timed(run: Callable[[U], T], codes: list[U]) -> tuple[list[float], list[T]]:
-    seconds, results = [], []
+@dataclass
+class Times:
+    """Seconds per call: wall clock, and the CPU time of this thread (what the call itself cost,
+    whatever else the shared machine was running; the scheduler's waits are in wall only)."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+
+def timed(run: Callable[[U], T], codes: list[U]) -> tuple[Times, list[T]]:
+    times, results = Times(), []
     for code in codes:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         results.append(run(code))
-        seconds.append(time.perf_counter() - started)
-    return seconds, results
+        times.cpu.append(time.thread_time() - cpu)
+        times.wall.append(time.perf_counter() - started)
+    return times, results
 
 
-def timed_each(run: Callable[[T], object], items: list[T]) -> list[float]:
-    seconds = []
-    for item in items:
-        started = time.perf_counter()
-        run(item)
-        seconds.append(time.perf_counter() - started)
-    return seconds
+def timed_each(run: Callable[[T], object], items: list[T]) -> Times:
+    return timed(run, items)[0]
 
 
 def load() -> str:
@@ -116,13 +122,19 @@ def agreement(
     return line + (f"; DISAGREES on {', '.join(wrong)}" if wrong else "")
 
 
-def summary(name: str, seconds: list[float]) -> str:
+def figures(seconds: list[float]) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return (
-        f"  {name:<10} median {1000 * statistics.median(ordered):8.3f} ms"
+        f"median {1000 * statistics.median(ordered):8.3f} ms"
         f"  p99 {1000 * p99:8.3f} ms  max {1000 * ordered[-1]:8.3f} ms"
-        f"  {len(ordered) / sum(ordered):10.1f} /s"
+    )
+
+
+def summary(name: str, times: Times) -> str:
+    rate = len(times.wall) / sum(times.wall)
+    return (
+        f"  {name:<10} {figures(times.wall)}  {rate:10.1f} /s\n  {'':<6} cpu {figures(times.cpu)}"
     )
 
 
@@ -142,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
         codes = fixed_codes(args.deals, rules)
         games = [Game.new(code) for code in codes]
+        Answers.of(games[0])  # numbers the table sets, once per process, before any timing
         print(f"{name}: {load()}")
         searched = timed_each(lambda game: _explore(game, best_win=False), games)
         from_game = timed_each(is_winnable, games)
@@ -151,7 +164,6 @@ def main(argv: list[str] | None = None) -> int:
         answer = timed_each(lambda pair: pair[0].winnable(pair[1]), positions)
         hinted = timed_each(lambda pair: pair[0].hint(pair[1]), positions)
         print(f"  ({load()})")
-        Answers.of(games[0])  # numbers the table sets, once per process
         sweep, swept = timed(lambda game: Answers.of(game).solve(game), games)
         best, solutions = timed(solve, codes)
         assert winnable == [solution.winnable for solution in solutions]
@@ -176,12 +188,15 @@ def main(argv: list[str] | None = None) -> int:
         sample = codes[: args.reference_deals]
         if not sample:
             continue
-        reference, theirs = timed(lambda code: reference_search(deal(code), code.rules), sample)
-        print(summary("reference", reference))
+        reference_times, theirs = timed(
+            lambda code: reference_search(deal(code), code.rules), sample
+        )
+        reference = reference_times.wall
+        print(summary("reference", reference_times))
         live = {str(code): verdict for code, verdict in zip(sample, theirs, strict=True)}
         print(agreement("reference run now", codes, verdicts, live))
         n = len(sample)
-        for label, mine in (("decide", decide[:n]), ("best win", best[:n])):
+        for label, mine in (("decide", decide.wall[:n]), ("best win", best.wall[:n])):
             print(
                 f"  speed-up of {label} over the reference on {n} deals: "
                 f"{sum(reference) / sum(mine):.1f}x in total time, "

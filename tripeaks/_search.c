@@ -7,6 +7,10 @@
  * search, so both return the same line and count the same nodes (the tests check that).
  *
  * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
+ *
+ * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
+ * (the capped search in two move orders, then the backward pass over the 22,932 table sets), the
+ * backward pass itself (prepare) and the best win by backward passes over a shortened stock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1451,7 +1455,7 @@ static PyMethodDef methods[] = {
      "winnable_from(prepared, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
      "best_from(prepared, present, drawn, top) -> (the best win as bytes or None, the fewest "
-     "cards left at best when lost)."},
+     "cards left at best when lost), by backward passes over the stock cut short."},
     {"hint_from", py_hint_from, METH_VARARGS,
      "hint_from(prepared, present, drawn, top) -> the lowest winning play, 255 for the draw, -1 "
      "when lost."},

@@ -18,12 +18,14 @@ for the neighbours of the new top after every move, and once in full at the root
 *Every card needs its own discard card.* Each card played covers the one it goes on, so the cards
 left, the stock cards within reach and the top must feed every card left at once, one each.
 
-The best win (fewest draws, which is the highest score) starts from any win and asks again for a win
-with one draw fewer than the best so far, reusing the lost positions: a position lost with more draws
-allowed is lost with fewer.
+The search's best win (fewest draws, which is the highest score) starts from any win and asks again
+for a win with one draw fewer than the best so far, reusing the lost positions: a position lost with
+more draws allowed is lost with fewer.
 
 The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
+Compiled, ``is_winnable`` caps the search and hands the rest to the backward pass of ``Answers``, and
+``solve`` finds the best win by backward passes (``Answers.solve``); docs/solver.md has the why.
 """
 
 from __future__ import annotations
@@ -562,9 +564,9 @@ class Answers:
         return DRAW if step == _DRAW_BYTE else Action.play(step)
 
     def solve(self, game: Game) -> Solution:
-        """The best win from the game (fewest draws, the highest score), as ``solve`` proves it,
-        from one sweep layered by draws over the positions this table wins (compiled only; the
-        Python fallback is the search). A lost game reports the most cards any line removes."""
+        """The best win from the game (fewest draws, the highest score): compiled, by backward
+        passes over the stock cut after L cards, L found by a binary search (docs/solver.md); the
+        Python fallback is the search. A lost game reports the most cards any line removes."""
         if not game.present:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
