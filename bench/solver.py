@@ -75,7 +75,15 @@ def timed(run: Callable[[U], T], codes: list[U]) -> tuple[Times, list[T]]:
 
 
 def timed_each(run: Callable[[T], object], items: list[T]) -> Times:
-    return timed(run, items)[0]
+    """As timed, each result dropped at once: keeping a thousand prepared tables (367 KB each)
+    would make every preparation fault in fresh memory, which is not what a game pays."""
+    times = Times()
+    for item in items:
+        started, cpu = time.perf_counter(), time.thread_time()
+        run(item)
+        times.cpu.append(time.thread_time() - cpu)
+        times.wall.append(time.perf_counter() - started)
+    return times
 
 
 def load() -> str:
