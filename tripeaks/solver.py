@@ -524,7 +524,7 @@ class Answers:
                 _fits_table(rules),
                 _LYING_UNDER_BYTES,
             )
-            self._reach = self._prepared[_PREPARED_HEADER:]
+            self._reach = b""  # the table is in _prepared: kept once, not twice (367 KB a deal)
         else:
             self._reach = _reach_table(cards, rules)
 
@@ -535,7 +535,10 @@ class Answers:
 
     @property
     def table(self) -> bytes:
-        """reach[set * 16 + top]: 1 + the most cards drawn from which the position can be won."""
+        """reach[set * 16 + top]: 1 + the most cards drawn from which the position can be won
+        (compiled, a copy made on each call: the answers keep only their prepared buffer)."""
+        if self._prepared is not None:
+            return self._prepared[_PREPARED_HEADER:]
         return self._reach
 
     def winnable_at(self, present: int, drawn: int, top: int) -> bool:
