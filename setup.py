@@ -1,15 +1,38 @@
 """The one thing pyproject.toml cannot say yet: the solver's optional C extension."""
 
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildSearch(build_ext):
+    """Build the solver's C extension with the compiler's own optimisation flag, and say plainly
+    when it could not be built: the package still installs, and the solver searches in Python."""
+
+    def build_extensions(self) -> None:
+        flag = "/O2" if self.compiler.compiler_type == "msvc" else "-O3"
+        for extension in self.extensions:
+            extension.extra_compile_args = [flag]
+        super().build_extensions()
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # any compiler failure: fall back, loudly
+            print(
+                f"\n{'*' * 72}\ntripeaks: the compiled solver (tripeaks/_search.c) could not be "
+                f"built:\n  {error}\nInstalled without it: tripeaks.solver.COMPILED is False and "
+                f"the solver falls back on its Python search (about 100 times slower).\n"
+                f"{'*' * 72}\n",
+                file=sys.stderr,
+            )
+
 
 setup(
     ext_modules=[
         # Optional: without a C compiler the package installs and tripeaks.solver searches in Python.
-        Extension(
-            "tripeaks._search",
-            sources=["tripeaks/_search.c"],
-            extra_compile_args=["-O3"],
-            optional=True,
-        )
-    ]
+        Extension("tripeaks._search", sources=["tripeaks/_search.c"], optional=True)
+    ],
+    cmdclass={"build_ext": BuildSearch},
 )

@@ -3,13 +3,16 @@
     .venv/bin/python bench/solver.py [--deals 1000] [--reference-deals 100] [--rules easy classic]
 
 Prints median, p99 and max time per deal and deals/s for "decide" (is_winnable) and "best win"
-(solve); side by side in the same run, "decide" by today's search alone from a Game ("search"), by
-is_winnable from a Game ("decide") and from a code, dealing included ("from code"); the backward
-pass's preparation of a game's Answers ("prepare") and the per-position answer and hint from them
-on random mid-game positions ("answer", "hint"); the best win from the layered sweep after a
-preparation ("sweep", from a Game) beside solve's ("best win", from a code); the load average with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with the reference's
-stored in tests/data, then the reference's time on the first ``--reference-deals`` of the same deals,
-its verdicts there, and the speed-up over it. Figures only: nothing here asserts on time.
+(solve); side by side in the same run, "decide" by the depth-first search alone from a Game
+("search"), by is_winnable from a Game ("decide") and from a code, dealt and decided in C from its
+number ("from code"); the backward pass's preparation of a game's Answers ("prepare") and the
+per-position answer and hint from them on random mid-game positions ("answer", "hint"); solve from
+a code ("best win") and a preparation plus Answers.solve from a Game ("best/Game"); "winnable
+only": random_winnable_code, drawing random codes until one is proved winnable; the load average
+with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with
+the reference's stored in tests/data, then the reference's time on the first ``--reference-deals``
+of the same deals, its verdicts there, and the speed-up over it. Figures only: nothing here asserts
+on time.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,7 +37,15 @@ from reference import Verdict, fixed_codes, reference_search
 from tripeaks.codes import GameCode, deal
 from tripeaks.game import Game
 from tripeaks.rules import Rules
-from tripeaks.solver import COMPILED, Answers, Solution, _explore, is_winnable, solve
+from tripeaks.solver import (
+    COMPILED,
+    Answers,
+    Solution,
+    _explore,
+    is_winnable,
+    random_winnable_code,
+    solve,
+)
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -43,22 +55,35 @@ STORED = Path(__file__).parent.parent / "tests" / "data" / "solver_reference.jso
 """The reference's verdicts on the fixed codes, written by bench/reference.py (hours of work)."""
 
 
-def timed(run: Callable[[U], T], codes: list[U]) -> tuple[list[float], list[T]]:
-    seconds, results = [], []
+@dataclass
+class Times:
+    """Seconds per call: wall clock, and the CPU time of this thread (what the call itself cost,
+    whatever else the shared machine was running; the scheduler's waits are in wall only)."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+
+def timed(run: Callable[[U], T], codes: list[U]) -> tuple[Times, list[T]]:
+    times, results = Times(), []
     for code in codes:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         results.append(run(code))
-        seconds.append(time.perf_counter() - started)
-    return seconds, results
+        times.cpu.append(time.thread_time() - cpu)
+        times.wall.append(time.perf_counter() - started)
+    return times, results
 
 
-def timed_each(run: Callable[[T], object], items: list[T]) -> list[float]:
-    seconds = []
+def timed_each(run: Callable[[T], object], items: list[T]) -> Times:
+    """As timed, each result dropped at once: keeping a thousand prepared tables (367 KB each)
+    would make every preparation fault in fresh memory, which is not what a game pays."""
+    times = Times()
     for item in items:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         run(item)
-        seconds.append(time.perf_counter() - started)
-    return seconds
+        times.cpu.append(time.thread_time() - cpu)
+        times.wall.append(time.perf_counter() - started)
+    return times
 
 
 def load() -> str:
@@ -105,13 +130,19 @@ def agreement(
     return line + (f"; DISAGREES on {', '.join(wrong)}" if wrong else "")
 
 
-def summary(name: str, seconds: list[float]) -> str:
+def figures(seconds: list[float]) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return (
-        f"  {name:<10} median {1000 * statistics.median(ordered):8.3f} ms"
+        f"median {1000 * statistics.median(ordered):8.3f} ms"
         f"  p99 {1000 * p99:8.3f} ms  max {1000 * ordered[-1]:8.3f} ms"
-        f"  {len(ordered) / sum(ordered):10.1f} /s"
+    )
+
+
+def summary(name: str, times: Times) -> str:
+    rate = len(times.wall) / sum(times.wall)
+    return (
+        f"  {name:<10} {figures(times.wall)}  {rate:10.1f} /s\n  {'':<6} cpu {figures(times.cpu)}"
     )
 
 
@@ -131,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
         codes = fixed_codes(args.deals, rules)
         games = [Game.new(code) for code in codes]
+        Answers.of(games[0])  # numbers the table sets, once per process, before any timing
         print(f"{name}: {load()}")
         searched = timed_each(lambda game: _explore(game, best_win=False), games)
         from_game = timed_each(is_winnable, games)
@@ -140,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         answer = timed_each(lambda pair: pair[0].winnable(pair[1]), positions)
         hinted = timed_each(lambda pair: pair[0].hint(pair[1]), positions)
         print(f"  ({load()})")
-        Answers.of(games[0])  # numbers the table sets, once per process
         sweep, swept = timed(lambda game: Answers.of(game).solve(game), games)
         best, solutions = timed(solve, codes)
         assert winnable == [solution.winnable for solution in solutions]
+        only = timed_each(random_winnable_code, [rules] * len(codes))
         print(f"{name}: {len(codes)} deals, {sum(winnable)} winnable; {len(positions)} positions")
         print(summary("search", searched))
         print(summary("decide", from_game))
@@ -152,21 +184,27 @@ def main(argv: list[str] | None = None) -> int:
         print(summary("answer", answer))
         print(summary("hint", hinted))
         print(summary("best win", best))
-        print(summary("sweep", sweep))
+        print(summary("best/Game", sweep))
+        print(summary("win. only", only))
         print(f"  ({load()})")
         verdicts = [as_verdict(solution) for solution in solutions]
         print(agreement("stored reference verdicts", codes, verdicts, stored_verdicts()))
         swept_verdicts = [as_verdict(solution) for solution in swept]
-        print("  sweep:" + agreement("stored reference verdicts", codes, swept_verdicts, stored))
+        print(
+            "  best/Game:" + agreement("stored reference verdicts", codes, swept_verdicts, stored)
+        )
         sample = codes[: args.reference_deals]
         if not sample:
             continue
-        reference, theirs = timed(lambda code: reference_search(deal(code), code.rules), sample)
-        print(summary("reference", reference))
+        reference_times, theirs = timed(
+            lambda code: reference_search(deal(code), code.rules), sample
+        )
+        reference = reference_times.wall
+        print(summary("reference", reference_times))
         live = {str(code): verdict for code, verdict in zip(sample, theirs, strict=True)}
         print(agreement("reference run now", codes, verdicts, live))
         n = len(sample)
-        for label, mine in (("decide", decide[:n]), ("best win", best[:n])):
+        for label, mine in (("decide", decide.wall[:n]), ("best win", best.wall[:n])):
             print(
                 f"  speed-up of {label} over the reference on {n} deals: "
                 f"{sum(reference) / sum(mine):.1f}x in total time, "

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripeaks import DRAW, Action, Game, GameCode, Rules, solve
+from tripeaks import DRAW, Action, Game, GameCode, Rules, solve, solver
 from tripeaks.codes import deal
 from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.solver import free_mask, hint, is_winnable, random_winnable_code
+from tripeaks.solver import LOST, free_mask, hint, is_winnable, random_winnable_code, survey_numbers
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from reference import fixed_codes, reference_search
@@ -65,8 +65,36 @@ def test_stored_verdicts_are_what_the_reference_says(rules: Rules, index: int) -
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("rules", list(Rules))
 def test_winnable_verdicts_agree_with_the_reference(rules: Rules, chunk: int) -> None:
-    rows = rows_of(rules)[:VERDICTS][chunk::CHUNKS]
+    """From a code (dealt and decided in C from its number) on every stored deal, and from a
+    Game on the first 300."""
+    rows = rows_of(rules)[chunk::CHUNKS]
+    assert len(rows) == 1000 // CHUNKS
     assert [is_winnable(row["code"]) for row in rows] == [row["winnable"] for row in rows]
+    games = [Game.new(row["code"]) for row in rows_of(rules)[:VERDICTS][chunk::CHUNKS]]
+    assert [is_winnable(game) for game in games] == [row["winnable"] for row in rows[: len(games)]]
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_the_survey_batch_has_the_reference_verdicts_and_fewest_draws_of_every_deal(
+    rules: Rules,
+) -> None:
+    rows = rows_of(rules)
+    numbers = [GameCode.parse(row["code"]).number for row in rows]
+    assert list(survey_numbers(numbers, rules)) == [int(row["winnable"]) for row in rows]
+    assert list(survey_numbers(numbers, rules, fewest_draws=True)) == [
+        row["draws"] if row["winnable"] else LOST for row in rows
+    ]
+
+
+def test_the_survey_batch_answers_the_same_without_the_compiled_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rows = rows_of(Rules.CLASSIC)[:6]
+    numbers = [GameCode.parse(row["code"]).number for row in rows]
+    compiled = survey_numbers(numbers, Rules.CLASSIC, fewest_draws=True)
+    monkeypatch.setattr(solver, "COMPILED", False)
+    assert survey_numbers(numbers, Rules.CLASSIC, fewest_draws=True) == compiled
+    assert survey_numbers(numbers, Rules.CLASSIC) == bytes(d != LOST for d in compiled)
 
 
 def best_win_sample(rules: Rules, count: int) -> list[dict[str, Any]]:

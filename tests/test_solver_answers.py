@@ -24,8 +24,10 @@ from tripeaks.solver import (
     _LYING_UNDER_BYTES,
     Answers,
     _decide,
+    _decide_deal,
     _explore,
     _fits_table,
+    _searched,
     _table_sets,
     free_mask,
     is_winnable,
@@ -92,6 +94,17 @@ def test_decide_hands_a_deal_to_the_backward_pass_past_its_cap() -> None:
         won, backward = _decide(game, cap=10**9)
         assert (won, backward) == (row["winnable"], False)
         assert _decide(game)[0] == row["winnable"] == is_winnable(game)
+
+
+def test_deciding_from_a_deal_number_hands_over_past_its_cap_as_from_a_game() -> None:
+    for row in ROWS[::40]:
+        code = GameCode.parse(row["code"])
+        won, backward, nodes = _decide_deal(code.number, code.rules, cap=0)
+        assert won == row["winnable"] and (backward or not won) and nodes <= 3  # one a try
+        won, backward, _nodes = _decide_deal(code.number, code.rules, cap=10**9)
+        assert (won, backward) == (row["winnable"], False)
+        assert _decide_deal(code.number, code.rules)[0] == row["winnable"]
+        assert _decide(Game.new(code))[0] == row["winnable"]
 
 
 def play_on(game: Game, choices: list[int]) -> Game:
@@ -176,7 +189,7 @@ def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
 
 
 @pytest.mark.parametrize("rules", list(Rules))
-def test_the_layered_sweep_finds_the_reference_best_on_every_bench_deal(rules: Rules) -> None:
+def test_the_best_win_finds_the_reference_best_on_every_bench_deal(rules: Rules) -> None:
     """Fewest draws and most cards removed as the reference has them; every line replays to its score."""
     rows = [row for row in ROWS if GameCode.parse(row["code"]).rules is rules]
     for row in rows:
@@ -198,11 +211,12 @@ def test_the_layered_sweep_finds_the_reference_best_on_every_bench_deal(rules: R
     rules=st.sampled_from(list(Rules)),
     choices=st.lists(st.integers(min_value=0, max_value=9), min_size=0, max_size=45),
 )
-def test_the_layered_sweep_agrees_with_the_search_in_mid_game(
+def test_the_best_win_from_the_answers_agrees_with_the_search_in_mid_game(
     number: int, rules: Rules, choices: list[int]
 ) -> None:
     game = play_on(Game.new(GameCode.from_number(number, rules)), choices)
-    swept, searched = Answers.of(game).solve(game), solve(game)
+    swept, searched = Answers.of(game).solve(game), _searched(game)
+    assert solve(game) == swept
     assert (swept.winnable, swept.draws, swept.final_score, swept.max_removed) == (
         searched.winnable,
         searched.draws,
@@ -212,3 +226,44 @@ def test_the_layered_sweep_agrees_with_the_search_in_mid_game(
     for action in swept.line:
         game.apply(action)
     assert game.is_won == swept.winnable
+
+
+def keep_winnable(game: Game, answers: Answers, choices: list[int]) -> Game:
+    """Random moves among those that keep the game winnable, the draw first whenever the choice
+    is even and it keeps the game won: mid-game positions that are still won, with cards drawn."""
+    for choice in choices:
+        keeping = []
+        for move in game.legal_moves():
+            after = game.copy()
+            after.apply(move)
+            if answers.winnable(after):
+                keeping.append(move)
+        if not keeping or game.is_won:
+            break
+        move = DRAW if DRAW in keeping and choice % 2 == 0 else keeping[choice % len(keeping)]
+        game.apply(move)
+    return game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
+    rules=st.sampled_from(list(Rules)),
+    choices=st.lists(st.integers(min_value=0, max_value=9), min_size=1, max_size=40),
+)
+def test_the_best_win_from_a_won_position_with_cards_drawn_is_the_searchs(
+    number: int, rules: Rules, choices: list[int]
+) -> None:
+    start = Game.new(GameCode.from_number(number, rules))
+    answers = Answers.of(start)
+    game = keep_winnable(start.copy(), answers, choices)
+    best, searched = answers.solve(game), _searched(game)
+    assert best.winnable == answers.winnable(game) == searched.winnable
+    assert (best.draws, best.final_score, best.max_removed) == (
+        searched.draws,
+        searched.final_score,
+        searched.max_removed,
+    )
+    for action in best.line:
+        game.apply(action)
+    assert game.is_won == best.winnable and (not best.winnable or game.score == best.final_score)

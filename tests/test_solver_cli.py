@@ -8,8 +8,8 @@ import pytest
 
 from tripeaks.cli import main
 from tripeaks.rules import Rules
-from tripeaks.solver import is_winnable
-from tripeaks.solver_cli import survey_codes, wilson_interval
+from tripeaks.solver import is_winnable, solve
+from tripeaks.solver_cli import survey_codes, survey_numbers_of, wilson_interval
 
 
 def test_solve_prints_the_verdict_the_best_score_and_the_line(
@@ -61,6 +61,26 @@ def test_survey_counts_the_winnable_share_of_reproducible_codes(
     captured = capsys.readouterr()
     assert captured.out.startswith(f"classic: {won} of 8 deals winnable")
     assert "8/8" in captured.err
+
+
+def test_survey_draws_adds_the_histogram_of_the_fewest_draws(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    codes = list(survey_codes(6, Rules.EASY, seed=5))
+    fewest = [solve(code) for code in codes]
+    assert main(["survey", "--deals", "6", "--seed", "5", "--workers", "1", "--draws"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    won = [s.draws for s in fewest if s.winnable]
+    assert out[0].startswith(f"easy: {len(won)} of 6 deals winnable")
+    assert out[1].startswith("fewest draws of a win")
+    rows = {int(line.split()[0]): int(line.split()[1]) for line in out[2:]}
+    assert rows == {draws: won.count(draws) for draws in set(won)}
+
+
+def test_survey_numbers_are_the_codes_numbers() -> None:
+    assert [c.number for c in survey_codes(20, Rules.CLASSIC, seed=3)] == list(
+        survey_numbers_of(20, seed=3)
+    )
 
 
 def test_wilson_interval() -> None:

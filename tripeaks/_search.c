@@ -7,6 +7,10 @@
  * search, so both return the same line and count the same nodes (the tests check that).
  *
  * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
+ *
+ * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
+ * (the capped search in two move orders, then the backward pass over the 22,932 table sets), the
+ * backward pass itself (prepare) and the best win by backward passes over a shortened stock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -28,21 +32,59 @@
 #define PREFETCH(address) ((void)(address))
 #endif
 
-/* ---- a map from 32-bit keys (never 0) to a count of draws, open addressing ----
- * Key and value share one 64-bit entry (key low, value above), so a look costs one cache line. */
+/* ---- dealing: docs/deal-format.md, card for card the same as tripeaks/codes.py's deal ---- */
+
+static inline uint64_t splitmix_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* A fair number below k: outputs at or past the largest multiple of k are thrown away (step 3). */
+static inline uint64_t splitmix_below(uint64_t *state, uint64_t k) {
+    uint64_t rest = (0 - k) % k; /* 2^64 mod k, in wrapping arithmetic */
+    for (;;) {
+        uint64_t x = splitmix_next(state);
+        if (rest == 0 || x < 0 - rest) return x % k;
+    }
+}
+
+/* The shuffled deck of deal number n: tableau 0-27, the discard 28, the stock 29-51 top first. */
+static void deal_deck(uint64_t n, uint8_t deck[52]) {
+    uint64_t state = n;
+    for (int c = 0; c < 52; c++) deck[c] = (uint8_t)c;
+    for (int i = 51; i > 0; i--) {
+        int j = (int)splitmix_below(&state, (uint64_t)i + 1);
+        uint8_t card = deck[i];
+        deck[i] = deck[j];
+        deck[j] = card;
+    }
+}
+
+/* ---- a map from 32-bit keys to a count of draws, open addressing ----
+ * Key, value and the table's generation share one 64-bit entry (key low, value in the next 8
+ * bits, the generation above), so a look costs one cache line, and emptying the table for the
+ * next search is one increment: an entry of another generation is an empty slot. */
+
+#define GEN_SHIFT 40
+#define GEN_LIMIT (1u << 24)
+#define SMALL_TABLE (1 << 12)
 
 typedef struct {
-    uint64_t *entries; /* 0: empty */
+    uint64_t *entries;
     size_t mask;       /* capacity - 1, a power of two */
     size_t used;
+    uint64_t gen;      /* the generation of the live entries, from 1 */
     int failed;        /* an allocation failed: the search answers MemoryError */
 } Table;
 
 static int table_init(Table *t) {
-    size_t capacity = 1 << 12;
+    size_t capacity = SMALL_TABLE;
     t->entries = calloc(capacity, sizeof(uint64_t));
     t->mask = capacity - 1;
     t->used = 0;
+    t->gen = 1;
     t->failed = t->entries == NULL;
     return !t->failed;
 }
@@ -52,6 +94,22 @@ static void table_free(Table *t) {
     t->entries = NULL;
 }
 
+/* Empty the table for another search: a new generation (a real clearing once in 2^24). */
+static int table_reset(Table *t) {
+    if (t->failed || t->mask + 1 > 4 * SMALL_TABLE) {
+        table_free(t);
+        return table_init(t);
+    }
+    t->used = 0;
+    if (++t->gen == GEN_LIMIT) {
+        memset(t->entries, 0, (t->mask + 1) * sizeof(uint64_t));
+        t->gen = 1;
+    }
+    return 1;
+}
+
+static inline int live(const Table *t, uint64_t entry) { return entry >> GEN_SHIFT == t->gen; }
+
 static inline size_t slot_of(uint32_t key, size_t mask) {
     return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 29) & mask;
 }
@@ -59,7 +117,7 @@ static inline size_t slot_of(uint32_t key, size_t mask) {
 /* Index of key's slot, or of the empty slot where it would go. */
 static inline size_t table_find(const Table *t, uint32_t key) {
     size_t i = slot_of(key, t->mask);
-    while (t->entries[i] && (uint32_t)t->entries[i] != key) i = (i + 1) & t->mask;
+    while (live(t, t->entries[i]) && (uint32_t)t->entries[i] != key) i = (i + 1) & t->mask;
     return i;
 }
 
@@ -67,10 +125,12 @@ static inline void table_prefetch(const Table *t, uint32_t key) {
     PREFETCH(&t->entries[slot_of(key, t->mask)]);
 }
 
+static inline int value_of(uint64_t entry) { return (int)(entry >> 32 & 0xFF); }
+
 /* The value kept for key, NEVER when there is none. */
 static inline int table_get(const Table *t, uint32_t key) {
     uint64_t entry = t->entries[table_find(t, key)];
-    return entry ? (int)(entry >> 32) : NEVER;
+    return live(t, entry) ? value_of(entry) : NEVER;
 }
 
 static void table_grow(Table *t) {
@@ -80,10 +140,11 @@ static void table_grow(Table *t) {
         t->failed = 1;
         return;
     }
+    uint64_t gen = t->gen;
     for (size_t i = 0; i <= t->mask; i++) {
-        if (!t->entries[i]) continue;
+        if (!live(t, t->entries[i])) continue;
         size_t j = slot_of((uint32_t)t->entries[i], capacity - 1);
-        while (entries[j]) j = (j + 1) & (capacity - 1);
+        while (entries[j] >> GEN_SHIFT == gen) j = (j + 1) & (capacity - 1);
         entries[j] = t->entries[i];
     }
     free(t->entries);
@@ -94,8 +155,9 @@ static void table_grow(Table *t) {
 /* Keep value for key unless a smaller one is kept already. */
 static void table_lower(Table *t, uint32_t key, int value) {
     size_t i = table_find(t, key);
-    if (t->entries[i]) {
-        if ((int)(t->entries[i] >> 32) > value) t->entries[i] = (uint64_t)value << 32 | key;
+    uint64_t entry = t->gen << GEN_SHIFT | (uint64_t)value << 32 | key;
+    if (live(t, t->entries[i])) {
+        if (value_of(t->entries[i]) > value) t->entries[i] = entry;
         return;
     }
     if (2 * (t->used + 1) > t->mask + 1) {
@@ -103,7 +165,7 @@ static void table_lower(Table *t, uint32_t key, int value) {
         if (t->failed) return;
         i = table_find(t, key);
     }
-    t->entries[i] = (uint64_t)value << 32 | key;
+    t->entries[i] = entry;
     t->used++;
 }
 
@@ -131,7 +193,10 @@ typedef struct {
     int depth;
     long long nodes;
     long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
+    int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
 } Search;
+
+#define DECIDE_TRY 200 /* positions of each of decide's two short tries */
 
 /* Without -mpopcnt, __builtin_popcount calls a slow library routine: count in the register. */
 static inline int bit_count(uint32_t x) {
@@ -246,25 +311,28 @@ static int fed_from_gap(const int *counts, const int *supply, int gap) {
 
 static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top) {
     const int *stock = s->stock_left[drawn];
-    int supply[RANKS + 1], left[RANKS + 1];
-    supply[0] = supply[RANKS] = 0;
-    for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
-    supply[top] += 1;
-    memcpy(left, supply, sizeof left);
+    int supply[RANKS + 1];
     int fed = 1;
-    /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first. */
+    /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first,
+     * then from r + 1. Walked in registers: before is what r - 1 has left, at what r has left
+     * once r - 1 took from it. */
+    int before = 0, at = counts[1] + stock[1] + (top == 1);
     for (int r = 1; r < RANKS; r++) {
         int need = counts[r];
-        int take = left[r - 1] < need ? left[r - 1] : need;
-        left[r - 1] -= take;
+        int take = before < need ? before : need;
         need -= take;
-        if (need > left[r + 1]) {
+        int above = r + 1 < RANKS ? counts[r + 1] + stock[r + 1] + (top == r + 1) : 0;
+        if (need > above) {
             fed = 0;
             break;
         }
-        left[r + 1] -= need;
+        before = at;
+        at = above - need;
     }
     if (fed || !s->wraps) return fed;
+    supply[0] = supply[RANKS] = 0;
+    for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
+    supply[top] += 1;
     for (int r = 1; r < RANKS; r++)
         if (!counts[r]) return fed_from_gap(counts, supply, r);
     int most = counts[1] < supply[13] ? counts[1] : supply[13];
@@ -287,9 +355,31 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
     if (!predecessors_suffice(s, s->counts, drawn, top)) return 0;
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
     int dead_end = 0;
-    while (moves) {
-        int pos = lowest(moves);
-        moves &= moves - 1;
+    /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
+     * order) those that free the most cards first, then those after which another play follows
+     * on the card just played, then the highest position. */
+    int list[TABLEAU], n = 0, at = 0;
+    if (s->order && (moves & (moves - 1))) {
+        int keys[TABLEAU];
+        uint32_t free_now = free_mask(s, present);
+        for (uint32_t rest = moves; rest; rest &= rest - 1) {
+            int pos = lowest(rest), rank = s->ranks[pos];
+            uint32_t free_after = free_mask(s, present & ~(1u << pos));
+            int key = bit_count(free_after & ~free_now) * 256 +
+                      ((free_after & s->fit_mask[rank]) != 0) * 64 + pos;
+            int k = n++;
+            for (; k > 0 && keys[k - 1] < key; k--) {
+                keys[k] = keys[k - 1];
+                list[k] = list[k - 1];
+            }
+            keys[k] = key;
+            list[k] = pos;
+        }
+    } else {
+        for (uint32_t rest = moves; rest; rest &= rest - 1) list[n++] = lowest(rest);
+    }
+    while (at < n) {
+        int pos = list[at++];
         int rank = s->ranks[pos];
         uint32_t after = present & ~(1u << pos);
         table_prefetch(&s->lost, after | (uint32_t)rank << 28);
@@ -315,6 +405,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
             s->depth--;
         }
     }
+    if (s->nodes > s->cap) return 0; /* not explored to the end: nothing proved lost */
     table_lower(&s->lost, key, drawn);
     /* Drawing from here reaches what drawing from any later count of draws with these cards does. */
     table_lower(&s->lost, present, drawn);
@@ -394,6 +485,88 @@ static int read_masks(PyObject *bytes, uint32_t *out, Py_ssize_t count, const ch
     return 1;
 }
 
+/* The search's tables that follow from the deal's ranks, stock and fits (already in s). */
+static void derive(Search *s) {
+    for (int p = 0; p < TABLEAU; p++) s->rank_mask[s->ranks[p]] |= 1u << p;
+    for (int r = 1; r < RANKS; r++) {
+        for (int n = 1; n < RANKS; n++)
+            if (s->fits[r][n]) {
+                s->neighbours[r][s->neighbour_count[r]++] = (uint8_t)n;
+                s->fit_mask[r] |= s->rank_mask[n];
+            }
+        uint8_t fits = 0, same = 0;
+        for (int d = 0; d < s->stock_size; d++) {
+            fits += s->fits[r][s->stock[d]] ? 1 : 0;
+            same += s->stock[d] == r;
+            s->stock_fits[r][d + 1] = fits;
+            s->stock_ranks[r][d + 1] = same;
+        }
+    }
+}
+
+/* The layout's masks as the last call handed them over, decoded: the same three bytes objects
+ * (kept alive here, so their addresses cannot be reused) are not decoded again. */
+static PyObject *layout_objects[3];
+static uint32_t layout_lying_under[4][128], layout_under[TABLEAU], layout_no_bridge[TABLEAU];
+
+static int read_layout(PyObject *lying_under, PyObject *under, PyObject *no_bridge, Search *s) {
+    if (lying_under != layout_objects[0] || under != layout_objects[1] ||
+        no_bridge != layout_objects[2]) {
+        if (!read_masks(lying_under, &layout_lying_under[0][0], 4 * 128, "lying_under") ||
+            !read_masks(under, layout_under, TABLEAU, "under") ||
+            !read_masks(no_bridge, layout_no_bridge, TABLEAU, "no_bridge")) {
+            for (int k = 0; k < 3; k++) Py_CLEAR(layout_objects[k]);
+            return 0;
+        }
+        PyObject *objects[3] = {lying_under, under, no_bridge};
+        for (int k = 0; k < 3; k++) {
+            Py_INCREF(objects[k]);
+            Py_XSETREF(layout_objects[k], objects[k]);
+        }
+    }
+    memcpy(s->lying_under, layout_lying_under, sizeof layout_lying_under);
+    memcpy(s->under, layout_under, sizeof layout_under);
+    memcpy(s->no_bridge, layout_no_bridge, sizeof layout_no_bridge);
+    return 1;
+}
+
+/* One Search kept between calls: taken and given back with the GIL held (so by one thread at a
+ * time), it spares each decide a few kilobytes of allocation and clearing. A search while another
+ * holds it gets its own. */
+static Search *spare_search;
+
+/* An empty Search with an empty lost table, NULL when out of memory. Needs the GIL. */
+static Search *take_search(void) {
+    Search *s = spare_search;
+    spare_search = NULL;
+    if (s == NULL) {
+        s = calloc(1, sizeof(Search));
+        if (s == NULL) return NULL;
+        if (!table_init(&s->lost)) {
+            free(s);
+            return NULL;
+        }
+        return s;
+    }
+    Table lost = s->lost;
+    memset(s, 0, sizeof *s);
+    s->lost = lost;
+    if (!table_reset(&s->lost)) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void give_back(Search *s) {
+    if (spare_search == NULL) {
+        spare_search = s;
+        return;
+    }
+    table_free(&s->lost);
+    free(s);
+}
+
 /* A Search for the deal of ranks, stock and fits, with the layout's masks; NULL with an error set. */
 static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *stock,
                           Py_ssize_t stock_len, const char *fits, Py_ssize_t fits_len,
@@ -404,12 +577,12 @@ static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *s
         PyErr_SetString(PyExc_ValueError, "not a position of a deal");
         return NULL;
     }
-    Search *s = calloc(1, sizeof(Search));
+    Search *s = take_search();
     if (s == NULL) return (Search *)PyErr_NoMemory();
     memcpy(s->ranks, ranks, TABLEAU);
     for (Py_ssize_t d = 0; d < stock_len; d++)
         if (stock[d] < 1 || stock[d] >= RANKS) {
-            free(s);
+            give_back(s);
             PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
             return NULL;
         }
@@ -418,41 +591,21 @@ static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *s
     s->stock_size = (int)stock_len;
     s->wraps = wraps;
     s->cap = LLONG_MAX;
-    if (!read_masks(lying_under, &s->lying_under[0][0], 4 * 128, "lying_under") ||
-        !read_masks(under, s->under, TABLEAU, "under") ||
-        !read_masks(no_bridge, s->no_bridge, TABLEAU, "no_bridge")) {
-        free(s);
+    if (!read_layout(lying_under, under, no_bridge, s)) {
+        give_back(s);
         return NULL;
     }
-    for (int p = 0; p < TABLEAU; p++) {
+    for (int p = 0; p < TABLEAU; p++)
         if (s->ranks[p] < 1 || s->ranks[p] >= RANKS) {
-            free(s);
+            give_back(s);
             PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
             return NULL;
         }
-        s->rank_mask[s->ranks[p]] |= 1u << p;
-        for (int on = 1; on < RANKS; on++)
-            if (s->fits[on][s->ranks[p]]) s->fit_mask[on] |= 1u << p;
-    }
-    for (int r = 1; r < RANKS; r++) {
-        for (int d = 0; d < s->stock_size; d++) {
-            s->stock_fits[r][d + 1] = s->stock_fits[r][d] + (s->fits[r][s->stock[d]] ? 1 : 0);
-            s->stock_ranks[r][d + 1] = s->stock_ranks[r][d] + (s->stock[d] == r);
-        }
-        for (int n = 1; n < RANKS; n++)
-            if (s->fits[r][n]) s->neighbours[r][s->neighbour_count[r]++] = (uint8_t)n;
-    }
-    if (!table_init(&s->lost)) {
-        free(s);
-        return (Search *)PyErr_NoMemory();
-    }
+    derive(s);
     return s;
 }
 
-static void free_search(Search *s) {
-    table_free(&s->lost);
-    free(s);
-}
+static void free_search(Search *s) { give_back(s); }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
@@ -560,11 +713,18 @@ static inline uint32_t free_of(uint32_t present) {
 }
 
 /* Number the table sets once, from the layout Python hands over; 0 with an error set. */
+static PyObject *sets_layout_object; /* the bytes the sets were numbered from, kept alive */
+
 static int number_sets(PyObject *lying_under) {
+    if (set_count && lying_under == sets_layout_object) return 1;
     uint32_t layout[4][128];
     if (!read_masks(lying_under, &layout[0][0], 4 * 128, "lying_under")) return 0;
     if (set_count) {
-        if (memcmp(layout, sets_lying_under, sizeof layout) == 0) return 1;
+        if (memcmp(layout, sets_lying_under, sizeof layout) == 0) {
+            Py_INCREF(lying_under);
+            Py_XSETREF(sets_layout_object, lying_under);
+            return 1;
+        }
         PyErr_SetString(PyExc_ValueError, "lying_under: another layout than the first one");
         return 0;
     }
@@ -630,6 +790,8 @@ static int number_sets(PyObject *lying_under) {
         }
     }
     removal_start[count] = k;
+    Py_INCREF(lying_under);
+    Py_XSETREF(sets_layout_object, lying_under);
     return 1;
 }
 
@@ -649,6 +811,10 @@ static inline uint64_t max_bytes(uint64_t a, uint64_t b) {
 typedef struct {
     uint8_t tops_of[RANKS][REACH_ROW]; /* 0xFF at the tops a card of rank r goes on */
     uint8_t drawn_to[RANKS][MAX_STOCK + 2];
+    /* at[j][t]: 1 + the stock index of the j-th card of rank t (127 when there is none), for
+     * the vector path's by_drawing; slots: the most cards of one rank in the stock. */
+    uint8_t at[MAX_STOCK][REACH_ROW];
+    int slots;
 } Backward;
 
 static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t fits[RANKS][RANKS],
@@ -657,6 +823,13 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
     for (int r = 1; r < RANKS; r++)
         for (int t = 1; t < RANKS; t++)
             if (fits[t][r]) b->tops_of[r][t] = 0xFF;
+    memset(b->at, 127, sizeof b->at);
+    int seen[RANKS] = {0};
+    for (int e = 0; e < stock_size; e++) {
+        int t = stock[e];
+        b->at[seen[t]++][t] = (uint8_t)(e + 1);
+        if (seen[t] > b->slots) b->slots = seen[t];
+    }
     /* drawn_to[t][v]: 1 + the latest stock card e of rank t with e + 1 < v, 0 if none. Drawing on
      * to it and playing on it wins from (set, drawn) for drawn <= e when reach[set][t] = v. */
     for (int t = 1; t < RANKS; t++)
@@ -677,13 +850,14 @@ static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
     return most;
 }
 
-static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
+                              int last) {
     uint64_t tops_of[RANKS][2] = {{0}};
     for (int r = 1; r < RANKS; r++)
         for (int t = 1; t < RANKS; t++)
             if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
     const uint64_t all_low = ~0xFFULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 1-7, 8-13 */
-    for (int i = 1; i < set_count; i++) { /* set 0 is the empty table, filled by the caller */
+    for (int i = first; i <= last; i++) { /* the sets below first are filled by the caller */
         uint64_t low = 0, high = 0;
         /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
         for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
@@ -710,41 +884,77 @@ static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define HAVE_VECTOR 1
-static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach) {
+static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
+                            int last) {
     __m128i tops_of[RANKS];
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
     const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
-    for (int i = 1; i < set_count; i++) {
+    __m128i at[MAX_STOCK];
+    for (int j = 0; j < b->slots; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
+    for (int i = first; i <= last; i++) {
         __m128i row = _mm_setzero_si128();
         for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
             int r = ranks[removal_pos[k]];
             __m128i v = _mm_set1_epi8((char)reach[(size_t)removal_next[k] * REACH_ROW + r]);
             row = _mm_max_epu8(row, _mm_and_si128(v, tops_of[r]));
         }
+        /* by_drawing in the vector: stock card e of rank t counts when e + 1 < row[t] (all
+         * values below 128, so the signed compare is exact), and the greatest e + 1 of those is
+         * spread to every lane by a butterfly of maxima. */
+        __m128i most = _mm_setzero_si128();
+        for (int j = 0; j < b->slots; j++) {
+            __m128i e = at[j];
+            most = _mm_max_epu8(most, _mm_and_si128(e, _mm_cmpgt_epi8(row, e)));
+        }
+        most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(1, 0, 3, 2)));
+        most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
+        most = _mm_max_epu8(most, _mm_shufflehi_epi16(_mm_shufflelo_epi16(most, 0xB1), 0xB1));
+        most = _mm_max_epu8(most, _mm_or_si128(_mm_srli_epi16(most, 8), _mm_slli_epi16(most, 8)));
         uint8_t *out = reach + (size_t)i * REACH_ROW;
-        _mm_storeu_si128((__m128i *)out, row);
-        __m128i most = _mm_and_si128(_mm_set1_epi8((char)by_drawing(b, out)), all_tops);
-        _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, most));
+        _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, _mm_and_si128(most, all_tops)));
     }
 }
 #else
 #define HAVE_VECTOR 0
 #endif
 
-/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
-static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
-                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+/* reach[set * REACH_ROW + top] for the sets first..last, the sets below first counting as won
+ * from any count of draws (first = 1: only the empty table is; a higher first asks whether a
+ * position can leave as few cards as the sets below first have). */
+static void backward_range(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                           const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach,
+                           int first, int last) {
     Backward b;
     backward_tables(stock, stock_size, fits, &b);
     for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
+    for (int i = 1; i < first; i++) memcpy(reach + (size_t)i * REACH_ROW, reach, REACH_ROW);
 #if HAVE_VECTOR
     if (!portable) {
-        backward_vector(ranks, &b, reach);
+        backward_vector(ranks, &b, reach, first, last);
         return;
     }
 #endif
     (void)portable;
-    backward_portable(ranks, &b, reach);
+    backward_portable(ranks, &b, reach, first, last);
+}
+
+/* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
+static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+                     const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
+    backward_range(ranks, stock, stock_size, fits, portable, reach, 1, set_count - 1);
+}
+
+/* A prepared deal: magic, stock size, ranks, stock, fits (HEADER bytes), then its reach table. */
+static void fill_prepared(uint8_t *out, const uint8_t *ranks, const uint8_t *stock, int stock_len,
+                          const uint8_t *fits, int portable) {
+    memset(out, 0, HEADER);
+    memcpy(out, "TPR1", 4);
+    out[4] = (uint8_t)stock_len;
+    memcpy(out + 8, ranks, TABLEAU);
+    memcpy(out + 8 + TABLEAU, stock, (size_t)stock_len);
+    memcpy(out + 8 + TABLEAU + MAX_STOCK, fits, RANKS * RANKS);
+    backward(out + 8, out + 8 + TABLEAU, stock_len,
+             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), portable, out + HEADER);
 }
 
 static PyObject *py_prepare(PyObject *self, PyObject *args) {
@@ -771,15 +981,9 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     PyObject *prepared = PyBytes_FromStringAndSize(NULL, HEADER + (Py_ssize_t)set_count * REACH_ROW);
     if (prepared == NULL) return NULL;
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(prepared);
-    memset(out, 0, HEADER);
-    memcpy(out, "TPR1", 4);
-    out[4] = (uint8_t)stock_len;
-    memcpy(out + 8, ranks, TABLEAU);
-    memcpy(out + 8 + TABLEAU, stock, (size_t)stock_len);
-    memcpy(out + 8 + TABLEAU + MAX_STOCK, fits, RANKS * RANKS);
     Py_BEGIN_ALLOW_THREADS
-    backward(out + 8, out + 8 + TABLEAU, (int)stock_len,
-             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), portable, out + HEADER);
+    fill_prepared(out, (const uint8_t *)ranks, (const uint8_t *)stock, (int)stock_len,
+                  (const uint8_t *)fits, portable);
     Py_END_ALLOW_THREADS
     return prepared;
 }
@@ -834,113 +1038,143 @@ static PyObject *py_hint_from(PyObject *self, PyObject *args) {
     return PyLong_FromLong(DRAW_STEP); /* won from here but by no play: by the draw */
 }
 
-/* ---- the best win: one sweep layered by draws ----
+/* ---- the best win: the fewest draws by backward passes over a shortened stock ----
  *
- * From the start, every (set, top) reached by plays with the cards drawn so far is one layer; the
- * next layer starts from every set reached so far drawing one card (a set reached once can draw
- * on through the stock from there). A (set, top) reached in an earlier layer is never taken
- * again: reached with fewer draws, it can do all the later one can. With prune,
- * only positions the backward pass wins are taken, so the first layer that empties the table
- * has the fewest draws; without it, every reachable position is, for the fewest cards left.
- * Writes the line of moves (a position, or DRAW_STEP) and returns its length; -1 when no win
- * (with *fewest_left the fewest cards on the table anywhere), -2 when out of memory. */
-static int sweep(const uint8_t *prepared, int start_set, int drawn, int top, int prune,
-                 uint8_t *line, int *fewest_left) {
-    const uint8_t *ranks = prepared + 8, *stock = prepared + 8 + TABLEAU;
-    const uint8_t *fits = prepared + 8 + TABLEAU + MAX_STOCK, *reach = prepared + HEADER;
-    int stock_size = prepared[4];
-    size_t cells = (size_t)set_count * REACH_ROW;
-    uint8_t *move = calloc(cells, 1); /* how the cell was reached: 1 + a position, or a draw */
-    uint32_t *from = malloc(cells * sizeof(uint32_t));
-    uint32_t *order = malloc(cells * sizeof(uint32_t)); /* cells in the order reached */
-    uint32_t *sets = malloc((size_t)set_count * sizeof(uint32_t)); /* a cell of each set reached */
-    uint8_t *set_seen = calloc((size_t)set_count, 1);
-    uint8_t *drawn_at = malloc(cells); /* the cards drawn when the cell was reached */
-    if (move == NULL || from == NULL || order == NULL || sets == NULL || set_seen == NULL ||
-        drawn_at == NULL) {
-        free(drawn_at);
-        free(move);
-        free(from);
-        free(order);
-        free(sets);
-        free(set_seen);
-        return -2;
+ * A win with at most L draws in all is a win of the same deal with its stock cut after L cards,
+ * and the backward pass answers that for every position at once. Winning within L draws only
+ * gets easier as L grows, so a binary search over L (about five passes, each the same fixed
+ * work as a preparation) finds the fewest draws, and the table for that L gives a line: any
+ * move that keeps the position won under the cut stock, the lowest play first, else the draw,
+ * leads to a win with exactly that many draws. A lost position gets the fewest cards it can
+ * leave the same way: the pass that counts every set of at most k cards as won says whether k
+ * cards left can be reached; most lost deals end at one or two cards, tried first. Every pass
+ * stops at the position's own set: a removal only leads to sets numbered lower. */
+
+/* The first set with at least `cards` cards (set_count when none). */
+static int first_with(int cards) {
+    uint64_t key = (uint64_t)cards << 32;
+    int lo = 0, hi = set_count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (set_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    size_t set_total = 0;
-    enum { START = 254 };
-    uint32_t start = (uint32_t)start_set * REACH_ROW + (uint32_t)top;
-    size_t end = 0, i = 0;
-    move[start] = START;
-    drawn_at[start] = (uint8_t)drawn;
-    order[end++] = start;
-    int length = -1, fewest = TABLEAU;
-    uint32_t won = 0;
-    for (;;) {
-        for (; i < end; i++) {
-            uint32_t cell = order[i];
-            int set = (int)(cell / REACH_ROW), on = (int)(cell % REACH_ROW);
-            if (!set_seen[set]) {
-                set_seen[set] = 1;
-                sets[set_total++] = cell;
-            }
-            int left = bit_count(set_mask[set]);
-            if (left < fewest) fewest = left;
-            if (!left) {
-                won = cell;
-                length = 0;
+    return lo;
+}
+
+typedef struct {
+    const uint8_t *ranks, *stock, *fits, *reach;
+    int stock_size;
+} Prepared;
+
+static Prepared prepared_parts(const uint8_t *p) {
+    Prepared d = {p + 8, p + 8 + TABLEAU, p + 8 + TABLEAU + MAX_STOCK, p + HEADER, p[4]};
+    return d;
+}
+
+/* Can (set, drawn, top) be won within `limit` draws in all? The table is left in `table`. */
+static int won_within(const Prepared *d, int limit, uint8_t *table, int set, int drawn, int top) {
+    backward_range(d->ranks, d->stock, limit, (const uint8_t(*)[RANKS])d->fits, 0, table, 1, set);
+    return drawn < table[(size_t)set * REACH_ROW + top];
+}
+
+/* Can (set, drawn, top) leave at most `cards` cards on the table? */
+static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int drawn, int top) {
+    backward_range(d->ranks, d->stock, d->stock_size, (const uint8_t(*)[RANKS])d->fits, 0, table,
+                   first_with(cards + 1), set);
+    return drawn < table[(size_t)set * REACH_ROW + top];
+}
+
+/* A win from (set, drawn, top) by the table: the lowest play that keeps the position won, else
+ * the draw. Writes it to line, its length to *length, and returns its count of draws. */
+static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int top,
+                uint8_t *line, int *length) {
+    int n = 0, on = top, at = set, start = drawn;
+    while (set_mask[at] && n < MAX_PATH) {
+        int next = -1;
+        for (int k = removal_start[at]; k < removal_start[at + 1]; k++) {
+            int r = d->ranks[removal_pos[k]];
+            if (d->fits[on * RANKS + r] && drawn < table[(size_t)removal_next[k] * REACH_ROW + r]) {
+                next = k;
                 break;
             }
-            for (int k = removal_start[set]; k < removal_start[set + 1]; k++) {
-                int r = ranks[removal_pos[k]];
-                uint32_t next = (uint32_t)removal_next[k] * REACH_ROW + (uint32_t)r;
-                if (!fits[on * RANKS + r] || move[next] || (prune && drawn >= reach[next])) continue;
-                move[next] = (uint8_t)(1 + removal_pos[k]);
-                from[next] = cell;
-                drawn_at[next] = (uint8_t)drawn;
-                order[end++] = next;
-            }
         }
-        if (length == 0 || drawn == stock_size) break;
-        int drawn_top = stock[drawn++];
-        size_t kept = 0;
-        for (size_t j = 0; j < set_total; j++) {
-            uint32_t next = sets[j] / REACH_ROW * REACH_ROW + (uint32_t)drawn_top;
-            if (prune) {
-                /* A set won under no top with this many drawn is won under none with more. */
-                const uint8_t *row = reach + next / REACH_ROW * REACH_ROW;
-                int alive = 0;
-                for (int t = 1; t < RANKS; t++) alive |= drawn < row[t];
-                if (!alive) continue;
-            }
-            sets[kept++] = sets[j];
-            if (move[next] || (prune && drawn >= reach[next])) continue;
-            move[next] = DRAW_STEP;
-            from[next] = sets[j]; /* drawing on from where the set was first reached */
-            drawn_at[next] = (uint8_t)drawn;
-            order[end++] = next;
+        if (next < 0) { /* won from here, by no play: by the draw */
+            line[n++] = DRAW_STEP;
+            on = d->stock[drawn++];
+            continue;
         }
-        set_total = kept;
+        line[n++] = removal_pos[next];
+        on = d->ranks[removal_pos[next]];
+        at = removal_next[next];
     }
-    if (length == 0) { /* a draw step may stand for several draws: as many as drawn_at says */
-        for (uint32_t cell = won; cell != start; cell = from[cell])
-            length += move[cell] == DRAW_STEP ? drawn_at[cell] - drawn_at[from[cell]] : 1;
-        int at = length;
-        for (uint32_t cell = won; cell != start; cell = from[cell]) {
-            if (move[cell] != DRAW_STEP) {
-                line[--at] = (uint8_t)(move[cell] - 1);
-                continue;
+    *length = n;
+    return drawn - start;
+}
+
+/* Writes a best win from (set, drawn, top) to line and returns its length; -1 when the position
+ * is lost, with *fewest_left the fewest cards any line leaves. scratch: two tables. */
+static int best_line(const uint8_t *prepared, int set, int drawn, int top, uint8_t *line,
+                     int *fewest_left, uint8_t *scratch) {
+    Prepared d = prepared_parts(prepared);
+    size_t cells = (size_t)set_count * REACH_ROW;
+    *fewest_left = 0;
+    if (drawn >= d.reach[(size_t)set * REACH_ROW + top]) {
+        int lo = 0, hi = bit_count(set_mask[set]); /* leaves lo: no; leaves hi: yes */
+        for (int k = 1; k <= 2 && k < hi; k++) {
+            if (leaves(&d, k, scratch, set, drawn, top)) {
+                hi = k;
+                break;
             }
-            for (int k = drawn_at[from[cell]]; k < drawn_at[cell]; k++) line[--at] = DRAW_STEP;
+            lo = k;
+        }
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (leaves(&d, mid, scratch, set, drawn, top))
+                hi = mid;
+            else
+                lo = mid;
+        }
+        *fewest_left = hi;
+        return -1;
+    }
+    /* Within lo draws: no (lo < drawn cannot be); within hi: yes. The line the prepared table
+     * gives (plays before draws) is a win already: its draws are the first hi. */
+    int length, lo = drawn - 1, hi = drawn + walk(&d, d.reach, set, drawn, top, line, &length);
+    const uint8_t *table = d.reach;
+    uint8_t *trying = scratch, *kept = scratch + cells;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (won_within(&d, mid, trying, set, drawn, top)) {
+            hi = mid;
+            table = trying;
+            uint8_t *swap = kept;
+            kept = trying;
+            trying = swap;
+        } else {
+            lo = mid;
         }
     }
-    *fewest_left = fewest;
-    free(move);
-    free(from);
-    free(order);
-    free(sets);
-    free(set_seen);
-    free(drawn_at);
+    if (table != d.reach) walk(&d, table, set, drawn, top, line, &length);
     return length;
+}
+
+/* Two scratch tables for best_line, kept between calls like the Search (taken with the GIL). */
+static uint8_t *spare_scratch;
+
+static uint8_t *take_scratch(void) {
+    uint8_t *scratch = spare_scratch;
+    spare_scratch = NULL;
+    return scratch != NULL ? scratch : malloc(2 * (size_t)set_count * REACH_ROW);
+}
+
+static void give_back_scratch(uint8_t *scratch) {
+    if (spare_scratch == NULL)
+        spare_scratch = scratch;
+    else
+        free(scratch);
 }
 
 /* The best win from the position: (line or None, the fewest cards left at best when lost). */
@@ -953,18 +1187,49 @@ static PyObject *py_best_from(PyObject *self, PyObject *args) {
     const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
     if (row == NULL) return NULL;
     const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
-    int winnable = drawn < row[top], fewest = 0, length;
+    uint8_t *scratch = take_scratch();
+    if (scratch == NULL) return PyErr_NoMemory();
+    int fewest = 0, length;
     uint8_t line[MAX_PATH];
     Py_BEGIN_ALLOW_THREADS
-    length = sweep(p, set, drawn, top, winnable, line, &fewest);
+    length = best_line(p, set, drawn, top, line, &fewest, scratch);
     Py_END_ALLOW_THREADS
-    if (length == -2) return PyErr_NoMemory();
+    give_back_scratch(scratch);
     if (length < 0) return Py_BuildValue("Oi", Py_None, fewest);
     return Py_BuildValue("y#i", (const char *)line, (Py_ssize_t)length, 0);
 }
 
 /* Is the position won? The depth-first search, stopped after cap positions, answers most deals
- * in microseconds; the rest get the backward pass, whose time is the same for every deal. */
+ * in microseconds; the rest get the backward pass, whose time is the same for every deal.
+ * Returns 1 won, 0 lost, -1 out of memory; *backward_pass says whether the backward pass answered.
+ * Runs without the GIL. */
+static int decide_search(Search *s, int set, uint32_t present, int drawn, int top, long long cap,
+                         int *backward_pass) {
+    /* Two short tries in two orders first (a deal hard in one order is often easy in the
+     * other), then the first order up to cap. What a try proved lost stays proved: a position
+     * counts as lost only once explored to the end. */
+    static const int orders[3] = {1, 0, 1};
+    long long budgets[3] = {DECIDE_TRY, DECIDE_TRY, cap};
+    int won = 0;
+    for (int k = 0; k < 3 && !won; k++) {
+        s->order = orders[k];
+        s->cap = k < 2 ? s->nodes + budgets[k] : budgets[k];
+        if (s->cap > cap) s->cap = cap;
+        won = run(s, present, drawn, top, s->stock_size);
+        if (s->nodes <= s->cap) break; /* explored to the end: won or lost for sure */
+    }
+    *backward_pass = 0;
+    if (!won && (s->nodes > s->cap || s->lost.failed)) {
+        *backward_pass = 1;
+        uint8_t *reach = malloc((size_t)set_count * REACH_ROW);
+        if (reach == NULL) return -1;
+        backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0, reach);
+        won = drawn < reach[(size_t)set * REACH_ROW + top];
+        free(reach);
+    }
+    return won;
+}
+
 static PyObject *py_decide(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
@@ -990,24 +1255,180 @@ static PyObject *py_decide(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not a position of the deal");
         return NULL;
     }
-    uint8_t *reach = NULL;
-    int won = 0, backward_pass = 0;
-    s->cap = cap;
+    int won, backward_pass;
     Py_BEGIN_ALLOW_THREADS
-    won = run(s, (uint32_t)present, drawn, top, s->stock_size);
-    if (s->nodes > s->cap || s->lost.failed) {
-        backward_pass = 1;
-        reach = malloc((size_t)set_count * REACH_ROW);
-        if (reach != NULL) {
-            backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0, reach);
-            won = drawn < reach[(size_t)set * REACH_ROW + top];
-        }
-    }
+    won = decide_search(s, set, (uint32_t)present, drawn, top, cap, &backward_pass);
     Py_END_ALLOW_THREADS
     free_search(s);
-    if (backward_pass && reach == NULL) return PyErr_NoMemory();
-    free(reach);
+    if (won < 0) return PyErr_NoMemory();
     return Py_BuildValue("OO", won ? Py_True : Py_False, backward_pass ? Py_True : Py_False);
+}
+
+static PyObject *py_deal(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long number;
+    if (!PyArg_ParseTuple(args, "K", &number)) return NULL;
+    uint8_t deck[52];
+    deal_deck(number, deck);
+    return PyBytes_FromStringAndSize((const char *)deck, 52);
+}
+
+/* The start of deal number n: its ranks (tableau then stock) and the rank on the discard. */
+static void ranks_of_deal(uint64_t n, uint8_t ranks[TABLEAU], uint8_t stock[51 - TABLEAU],
+                          int *top) {
+    uint8_t deck[52];
+    deal_deck(n, deck);
+    for (int i = 0; i < TABLEAU; i++) ranks[i] = (uint8_t)(deck[i] % 13 + 1);
+    *top = deck[TABLEAU] % 13 + 1;
+    for (int i = TABLEAU + 1; i < 52; i++) stock[i - TABLEAU - 1] = (uint8_t)(deck[i] % 13 + 1);
+}
+
+#define STOCK_SIZE (51 - TABLEAU)
+#define FULL_TABLE ((1u << TABLEAU) - 1)
+
+/* The tables every deal of one rules shares, read once per call from what Python hands over. */
+typedef struct {
+    const char *fits;
+    PyObject *lying_under, *under, *no_bridge;
+    int wraps;
+    long long cap;
+} Shared;
+
+static int parse_shared(PyObject *args, unsigned long long *number, PyObject **numbers,
+                        Shared *sh, int *best) {
+    Py_ssize_t fits_len;
+    *best = 0;
+    int ok = numbers == NULL
+                 ? PyArg_ParseTuple(args, "Ky#SSSpL", number, &sh->fits, &fits_len,
+                                    &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
+                                    &sh->cap)
+                 : PyArg_ParseTuple(args, "Sy#SSSpLp", numbers, &sh->fits, &fits_len,
+                                    &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
+                                    &sh->cap, best);
+    if (!ok) return 0;
+    if (fits_len != RANKS * RANKS) {
+        PyErr_SetString(PyExc_ValueError, "fits: 196 bytes expected");
+        return 0;
+    }
+    if (number != NULL && *number >= 8031810176ULL) {
+        PyErr_SetString(PyExc_ValueError, "a deal number is 0 to 26**7 - 1");
+        return 0;
+    }
+    return number_sets(sh->lying_under);
+}
+
+/* A Search of deal number n at its start; NULL with an error set. Needs the GIL. */
+static Search *search_of_deal(uint64_t n, const Shared *sh, int *top) {
+    uint8_t ranks[TABLEAU], stock[STOCK_SIZE];
+    ranks_of_deal(n, ranks, stock, top);
+    return new_search((const char *)ranks, TABLEAU, (const char *)stock, STOCK_SIZE, sh->fits,
+                      RANKS * RANKS, sh->lying_under, sh->under, sh->no_bridge, sh->wraps,
+                      FULL_TABLE, 0, *top);
+}
+
+/* Is deal number n won from its start? Dealt and decided here, with no Python object between. */
+static PyObject *py_decide_deal(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long number;
+    Shared sh;
+    int best, top;
+    if (!parse_shared(args, &number, NULL, &sh, &best)) return NULL;
+    Search *s = search_of_deal(number, &sh, &top);
+    if (s == NULL) return NULL;
+    int won, backward_pass;
+    Py_BEGIN_ALLOW_THREADS
+    won = decide_search(s, set_count - 1, FULL_TABLE, 0, top, sh.cap, &backward_pass);
+    Py_END_ALLOW_THREADS
+    long long nodes = s->nodes;
+    free_search(s);
+    if (won < 0) return PyErr_NoMemory();
+    return Py_BuildValue("OOL", won ? Py_True : Py_False, backward_pass ? Py_True : Py_False,
+                         nodes);
+}
+
+/* s made over for deal number n at its start, its lost table emptied (and shrunk if it grew). */
+static void redeal(Search *s, uint64_t n, int *top) {
+    memset(s->rank_mask, 0, sizeof s->rank_mask);
+    memset(s->fit_mask, 0, sizeof s->fit_mask);
+    memset(s->stock_fits, 0, sizeof s->stock_fits);
+    memset(s->stock_ranks, 0, sizeof s->stock_ranks);
+    memset(s->neighbours, 0, sizeof s->neighbours);
+    memset(s->neighbour_count, 0, sizeof s->neighbour_count);
+    s->nodes = 0;
+    s->depth = 0;
+    table_reset(&s->lost);
+    ranks_of_deal(n, s->ranks, s->stock, top);
+    s->stock_size = STOCK_SIZE;
+    derive(s);
+}
+
+
+/* Many deals at once, by number (little-endian 64-bit each), for the survey: one byte a deal,
+ * 1 won and 0 lost; with best, the fewest draws of a win (0-23) and 255 when lost. */
+static PyObject *py_survey(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *numbers;
+    Shared sh;
+    int best;
+    if (!parse_shared(args, NULL, &numbers, &sh, &best)) return NULL;
+    Py_ssize_t count = PyBytes_GET_SIZE(numbers) / 8;
+    if (PyBytes_GET_SIZE(numbers) % 8) {
+        PyErr_SetString(PyExc_ValueError, "numbers: 64-bit little-endian deal numbers expected");
+        return NULL;
+    }
+    const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(numbers);
+    PyObject *result = PyBytes_FromStringAndSize(NULL, count);
+    if (result == NULL) return NULL;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    /* One Search reused for every deal: made once from the first deal, re-dealt in place. */
+    int top;
+    Search *s = search_of_deal(0, &sh, &top);
+    /* With best: a prepared deal, then best_line's two scratch tables. */
+    uint8_t *prepared = best ? malloc(HEADER + 3 * (size_t)set_count * REACH_ROW) : NULL;
+    if (s == NULL || (best && prepared == NULL)) {
+        if (s != NULL) free_search(s);
+        Py_DECREF(result);
+        return s == NULL ? NULL : PyErr_NoMemory();
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count && !failed; i++) {
+        uint64_t n = 0;
+        for (int b = 7; b >= 0; b--) n = n << 8 | raw[8 * i + b];
+        if (n >= 8031810176ULL) {
+            failed = 2;
+            break;
+        }
+        redeal(s, n, &top);
+        if (!best) {
+            int backward_pass, won = decide_search(s, set_count - 1, FULL_TABLE, 0, top, sh.cap,
+                                                   &backward_pass);
+            if (won < 0) failed = 1;
+            out[i] = (uint8_t)(won > 0);
+            continue;
+        }
+        fill_prepared(prepared, s->ranks, s->stock, STOCK_SIZE, &s->fits[0][0], 0);
+        uint8_t line[MAX_PATH];
+        int fewest, winnable = 0 < prepared[HEADER + (size_t)(set_count - 1) * REACH_ROW + top];
+        int length = winnable ? best_line(prepared, set_count - 1, 0, top, line, &fewest,
+                                          prepared + HEADER + (size_t)set_count * REACH_ROW)
+                              : -1;
+        int draws = 0;
+        for (int k = 0; k < length; k++) draws += line[k] == DRAW_STEP;
+        out[i] = length < 0 ? 255 : (uint8_t)draws;
+    }
+    Py_END_ALLOW_THREADS
+    free(prepared);
+    free_search(s);
+    if (failed) {
+        Py_DECREF(result);
+        if (failed == 2) {
+            PyErr_SetString(PyExc_ValueError, "a deal number is 0 to 26**7 - 1");
+            return NULL;
+        }
+        return PyErr_NoMemory();
+    }
+    return result;
 }
 
 static PyMethodDef methods[] = {
@@ -1018,6 +1439,15 @@ static PyMethodDef methods[] = {
     {"decide", py_decide, METH_VARARGS,
      "decide(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, cap)\n"
      "-> (winnable, whether the backward pass answered: the search passed cap positions)."},
+    {"deal", py_deal, METH_VARARGS,
+     "deal(number) -> the 52 cards (0-51) of deal number n as bytes, shuffled as "
+     "docs/deal-format.md says: tableau 0-27, the discard 28, the stock 29-51 top first."},
+    {"decide_deal", py_decide_deal, METH_VARARGS,
+     "decide_deal(number, fits, lying_under, under, no_bridge, wraps, cap) -> (winnable from "
+     "the start, whether the backward pass answered), dealt in C."},
+    {"survey", py_survey, METH_VARARGS,
+     "survey(numbers, fits, lying_under, under, no_bridge, wraps, cap, best) -> one byte a deal "
+     "(numbers: little-endian 64-bit): 1 won, 0 lost; with best the fewest draws, 255 lost."},
     {"prepare", py_prepare, METH_VARARGS,
      "prepare(ranks, stock, fits, lying_under, portable=False) -> the deal's answers for every "
      "position (bytes); portable: the plain C path even where a vector one was built."},
@@ -1025,7 +1455,7 @@ static PyMethodDef methods[] = {
      "winnable_from(prepared, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
      "best_from(prepared, present, drawn, top) -> (the best win as bytes or None, the fewest "
-     "cards left at best when lost)."},
+     "cards left at best when lost), by backward passes over the stock cut short."},
     {"hint_from", py_hint_from, METH_VARARGS,
      "hint_from(prepared, present, drawn, top) -> the lowest winning play, 255 for the draw, -1 "
      "when lost."},

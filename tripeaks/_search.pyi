@@ -39,3 +39,25 @@ def hint_from(prepared: bytes, present: int, drawn: int, top: int, /) -> int: ..
 def best_from(
     prepared: bytes, present: int, drawn: int, top: int, /
 ) -> tuple[bytes | None, int]: ...
+def deal(number: int, /) -> bytes: ...
+def decide_deal(
+    number: int,
+    fits: bytes,
+    lying_under: bytes,
+    under: bytes,
+    no_bridge: bytes,
+    wraps: bool,
+    cap: int,
+    /,
+) -> tuple[bool, bool, int]: ...
+def survey(
+    numbers: bytes,
+    fits: bytes,
+    lying_under: bytes,
+    under: bytes,
+    no_bridge: bytes,
+    wraps: bool,
+    cap: int,
+    fewest_draws: bool,
+    /,
+) -> bytes: ...

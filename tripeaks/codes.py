@@ -1,7 +1,9 @@
 """Game codes (``TP1-E-AAAAAAB``) and the deal they stand for, exactly as docs/deal-format.md says.
 
 The generator is written out here rather than borrowed from a library so that a code written
-down today deals the same cards in every later version.
+down today deals the same cards in every later version. The compiled solver (tripeaks/_search.c)
+deals the same way about a hundred times faster; ``deal`` uses it when it was built, and the tests
+pin it card for card against ``python_deck`` here, the reference.
 """
 
 from __future__ import annotations
@@ -9,11 +11,18 @@ from __future__ import annotations
 import re
 import secrets
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from tripeaks.cards import Card
+from tripeaks.cards import FULL_DECK, Card
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
+
+_compiled_deck: Callable[[int], bytes] | None
+try:
+    from tripeaks._search import deal as _compiled_deck
+except ImportError:  # installed without a C compiler: the Python generator deals alone
+    _compiled_deck = None
 
 FORMAT = "TP1"
 LETTERS = 7
@@ -122,16 +131,31 @@ class Deal:
     stock: tuple[Card, ...]
 
 
-def deal(code: GameCode | str) -> Deal:
-    """The cards of a code; the rules letter plays no part."""
-    if isinstance(code, str):
-        code = GameCode.parse(code)
-    rng = SplitMix64(code.number)
+def python_deck(number: int) -> list[int]:
+    """The shuffled deck of deal ``number`` as card indices 0-51 (docs/deal-format.md steps 2-5),
+    in Python: the reference the compiled dealing is tested against."""
+    rng = SplitMix64(number)
     deck = list(range(52))
     for i in range(51, 0, -1):
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    cards = [Card.from_index(c) for c in deck]
+    return deck
+
+
+def deck(number: int) -> bytes:
+    """The shuffled deck of deal ``number``, one card index a byte: compiled when built."""
+    if not 0 <= number < CODE_SPACE:
+        raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
+    if _compiled_deck is not None:
+        return _compiled_deck(number)
+    return bytes(python_deck(number))
+
+
+def deal(code: GameCode | str) -> Deal:
+    """The cards of a code; the rules letter plays no part."""
+    if isinstance(code, str):
+        code = GameCode.parse(code)
+    cards = [FULL_DECK[c] for c in deck(code.number)]
     return Deal(
         tableau=tuple(cards[:TABLEAU_SIZE]),
         discard=cards[TABLEAU_SIZE],

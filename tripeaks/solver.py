@@ -18,12 +18,14 @@ for the neighbours of the new top after every move, and once in full at the root
 *Every card needs its own discard card.* Each card played covers the one it goes on, so the cards
 left, the stock cards within reach and the top must feed every card left at once, one each.
 
-The best win (fewest draws, which is the highest score) starts from any win and asks again for a win
-with one draw fewer than the best so far, reusing the lost positions: a position lost with more draws
-allowed is lost with fewer.
+The search's best win (fewest draws, which is the highest score) starts from any win and asks again
+for a win with one draw fewer than the best so far, reusing the lost positions: a position lost with
+more draws allowed is lost with fewer.
 
 The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
+Compiled, ``is_winnable`` caps the search and hands the rest to the backward pass of ``Answers``, and
+``solve`` finds the best win by backward passes (``Answers.solve``); docs/solver.md has the why.
 """
 
 from __future__ import annotations
@@ -31,14 +33,18 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tripeaks import score as scoring
 from tripeaks.codes import Deal, GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
     COVERED_BY_MASK,
     COVERS,
+    PEAK_MASKS,
+    PEAK_OF,
     TABLEAU_SIZE,
 )
 from tripeaks.rules import Rules
@@ -377,6 +383,21 @@ def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
     return copy.score
 
 
+def _line_score(game: Game, steps: bytes) -> int:
+    """The score the engine reports after the compiled line ``steps``, counted from the scoring
+    table (tripeaks/score.py) without replaying: every action costs MOVE, and a removal that
+    empties its peak earns PEAK_BONUS after its cost (docs/rules.md §3). A replay through the
+    engine costs a millisecond; the tests replay every line and compare."""
+    score, present = game.score, game.present
+    for step in steps:
+        score = scoring.add(score, scoring.MOVE)
+        if step != _DRAW_BYTE:
+            present &= ~(1 << step)
+            if not present & PEAK_MASKS[PEAK_OF[step]]:
+                score = scoring.add(score, scoring.PEAK_BONUS)
+    return score
+
+
 def _explore(
     game: Game, best_win: bool, compiled: bool | None = None
 ) -> tuple[list[int] | None, int, int]:
@@ -503,7 +524,7 @@ class Answers:
                 _fits_table(rules),
                 _LYING_UNDER_BYTES,
             )
-            self._reach = self._prepared[_PREPARED_HEADER:]
+            self._reach = b""  # the table is in _prepared: kept once, not twice (367 KB a deal)
         else:
             self._reach = _reach_table(cards, rules)
 
@@ -514,7 +535,10 @@ class Answers:
 
     @property
     def table(self) -> bytes:
-        """reach[set * 16 + top]: 1 + the most cards drawn from which the position can be won."""
+        """reach[set * 16 + top]: 1 + the most cards drawn from which the position can be won
+        (compiled, a copy made on each call: the answers keep only their prepared buffer)."""
+        if self._prepared is not None:
+            return self._prepared[_PREPARED_HEADER:]
         return self._reach
 
     def winnable_at(self, present: int, drawn: int, top: int) -> bool:
@@ -543,20 +567,20 @@ class Answers:
         return DRAW if step == _DRAW_BYTE else Action.play(step)
 
     def solve(self, game: Game) -> Solution:
-        """The best win from the game (fewest draws, the highest score), as ``solve`` proves it,
-        from one sweep layered by draws over the positions this table wins (compiled only; the
-        Python fallback is the search). A lost game reports the most cards any line removes."""
+        """The best win from the game (fewest draws, the highest score): compiled, by backward
+        passes over the stock cut after L cards, L found by a binary search (docs/solver.md); the
+        Python fallback is the search. A lost game reports the most cards any line removes."""
         if not game.present:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
-            return solve(game)
+            return _searched(game)
         steps, left = _search.best_from(
             self._prepared, game.present, game.drawn, game.discard_top.rank
         )
         if steps is None:
             return Solution(False, (), 0, None, TABLEAU_SIZE - left)
         line = tuple(DRAW if step == _DRAW_BYTE else Action.play(step) for step in steps)
-        return Solution(True, line, line.count(DRAW), _replayed_score(game, line), TABLEAU_SIZE)
+        return Solution(True, line, line.count(DRAW), _line_score(game, steps), TABLEAU_SIZE)
 
     def _first_win(self, present: int, drawn: int, top: int) -> int:
         _masks, removals, number = _table_sets()
@@ -593,11 +617,23 @@ def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, boo
 
 
 def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
-    """Prove whether the position can be won and find its best win (fewest draws, highest score)."""
+    """Prove whether the position can be won and find its best win (fewest draws, highest score).
+
+    Compiled, from the backward pass (Answers.solve); otherwise by the search."""
     game = _start(game_or_code, rules)
     if not game.present:
         return Solution(True, (), 0, game.score, TABLEAU_SIZE)
-    best, left, _nodes = _explore(game, best_win=True)
+    if COMPILED:
+        return Answers.of(game).solve(game)
+    return _searched(game)
+
+
+def _searched(game: Game, compiled: bool | None = None) -> Solution:
+    """The best win by the search (fewest draws asked again and again), the Python fallback's
+    solve; the tests hold the backward pass's answers against it, compiled and not."""
+    if not game.present:
+        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+    best, left, _nodes = _explore(game, best_win=True, compiled=compiled)
     if best is None:
         return Solution(False, (), 0, None, TABLEAU_SIZE - left)
     line = _actions(best)
@@ -605,13 +641,64 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
 
 
 def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> bool:
-    """Can the position be won at all? Stops at the first win found."""
+    """Can the position be won at all? Stops at the first win found.
+
+    From a code, compiled, the deal is dealt and decided in C from its number: no cards or game
+    are built in Python."""
+    if COMPILED and not isinstance(game_or_code, Game):
+        code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        return _decide_deal(code.number, code.rules if rules is None else rules)[0]
     game = _start(game_or_code, rules)
     if not game.present:
         return True
     if COMPILED:
         return _decide(game)[0]
     return _explore(game, best_win=False)[0] is not None
+
+
+def _decide_deal(number: int, rules: Rules, cap: int = DECIDE_CAP) -> tuple[bool, bool, int]:
+    """Deal ``number`` from its start, compiled: (winnable, whether the backward pass answered,
+    positions the search visited)."""
+    return _search.decide_deal(
+        number,
+        _fits_table(rules),
+        _LYING_UNDER_BYTES,
+        _UNDER_BYTES,
+        _NO_BRIDGE_BYTES,
+        rules.wraps,
+        cap,
+    )
+
+
+LOST = 255
+"""In survey_numbers' answer with fewest draws: the deal cannot be won."""
+
+
+def survey_numbers(numbers: Sequence[int], rules: Rules, fewest_draws: bool = False) -> bytes:
+    """Many deals by number, each from its start: one byte a deal, 1 winnable and 0 not; with
+    ``fewest_draws``, a win's fewest draws (0-23) or LOST. Compiled, the whole batch is dealt and
+    decided in C; otherwise deal by deal here."""
+    if COMPILED:
+        packed = struct.pack(f"<{len(numbers)}Q", *numbers)
+        return _search.survey(
+            packed,
+            _fits_table(rules),
+            _LYING_UNDER_BYTES,
+            _UNDER_BYTES,
+            _NO_BRIDGE_BYTES,
+            rules.wraps,
+            DECIDE_CAP,
+            fewest_draws,
+        )
+    out = bytearray()
+    for number in numbers:
+        code = GameCode.from_number(number, rules)
+        if not fewest_draws:
+            out.append(is_winnable(code))
+            continue
+        solution = solve(code)
+        out.append(solution.draws if solution.winnable else LOST)
+    return bytes(out)
 
 
 def hint(game: Game) -> Action | None:
@@ -634,6 +721,7 @@ def random_winnable_code(rules: Rules, rng_tries: int = 1000) -> GameCode:
 __all__ = [
     "COMPILED",
     "DECIDE_CAP",
+    "LOST",
     "UNDER_MASK",
     "Answers",
     "Solution",
@@ -642,4 +730,5 @@ __all__ = [
     "is_winnable",
     "random_winnable_code",
     "solve",
+    "survey_numbers",
 ]

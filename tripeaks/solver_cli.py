@@ -7,16 +7,20 @@ import json
 import math
 import multiprocessing
 import os
+import secrets
 import sys
 import time
+from array import array
 from collections.abc import Iterator
 from typing import Any, TextIO
 
 from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, SplitMix64, deal
 from tripeaks.game import ActionKind
+from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
-from tripeaks.solver import Solution, is_winnable, solve
+from tripeaks.solver import LOST, Solution, solve, survey_numbers
 
+STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
 
 
@@ -86,13 +90,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def survey_codes(deals: int, rules: Rules, seed: int | None) -> Iterator[GameCode]:
     """The surveyed deals: reproducible from ``seed`` (a SplitMix64 stream), else random."""
+    for number in survey_numbers_of(deals, seed):
+        yield GameCode.from_number(number, rules)
+
+
+def survey_numbers_of(deals: int, seed: int | None) -> Iterator[int]:
+    """The surveyed deals' numbers, as survey_codes has them."""
     if seed is None:
         for _ in range(deals):
-            yield GameCode.random(rules)
+            yield secrets.randbelow(CODE_SPACE)
         return
     rng = SplitMix64(seed)
     for _ in range(deals):
-        yield GameCode.from_number(rng.below(CODE_SPACE), rules)
+        yield rng.below(CODE_SPACE)
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -106,8 +116,15 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _winnable(code: str) -> bool:
-    return is_winnable(code)
+BATCH = 2_000
+"""Deals a worker takes at once: one message each way per batch, no Python object per deal."""
+
+
+def _survey_batch(job: tuple[bytes, str, bool]) -> bytes:
+    """A worker's batch: packed 64-bit deal numbers in, one result byte per deal out."""
+    packed, rules, fewest_draws = job
+    numbers = array("Q", packed).tolist()
+    return survey_numbers(numbers, _RULES_BY_NAME[rules], fewest_draws)
 
 
 class _Progress:
@@ -136,24 +153,40 @@ class _Progress:
 
 
 def cmd_survey(args: argparse.Namespace) -> int:
-    rules = _RULES_BY_NAME[args.rules]
-    codes = [str(code) for code in survey_codes(args.deals, rules, args.seed)]
-    workers = args.workers or os.cpu_count() or 1
-    progress = _Progress(len(codes), f"survey {args.rules}")
-    winnable = 0
     started = time.monotonic()
+    numbers = array("Q", survey_numbers_of(args.deals, args.seed))
+    jobs = [
+        (numbers[i : i + BATCH].tobytes(), args.rules, args.draws)
+        for i in range(0, len(numbers), BATCH)
+    ]
+    workers = args.workers or os.cpu_count() or 1
+    progress = _Progress(len(numbers), f"survey {args.rules}")
+    winnable = done = 0
+    histogram = [0] * (STOCK_SIZE + 1)
     with multiprocessing.Pool(workers) as pool:
-        chunk = max(1, min(50, len(codes) // (workers * 20)))
-        for done, won in enumerate(pool.imap_unordered(_winnable, codes, chunk), start=1):
-            winnable += won
+        for results in pool.imap_unordered(_survey_batch, jobs):
+            done += len(results)
+            if args.draws:
+                for draws in results:
+                    if draws != LOST:
+                        histogram[draws] += 1
+                        winnable += 1
+            else:
+                winnable += sum(results)
             progress.update(done)
     seconds = time.monotonic() - started
-    low, high = wilson_interval(winnable, len(codes))
-    share = winnable / len(codes) if codes else 0.0
+    total = len(numbers)
+    low, high = wilson_interval(winnable, total)
+    share = winnable / total if total else 0.0
     print(
-        f"{args.rules}: {winnable} of {len(codes)} deals winnable = {share:.1%} "
+        f"{args.rules}: {winnable} of {total} deals winnable = {share:.1%} "
         f"(95% Wilson interval {low:.1%} to {high:.1%}); {seconds:.1f} s on {workers} workers"
     )
+    if args.draws:
+        print("fewest draws of a win: draws, deals, share of the winnable deals")
+        for draws, count in enumerate(histogram):
+            if count:
+                print(f"  {draws:2d} {count:9d} {count / max(1, winnable):6.1%}")
     return 0
 
 
@@ -174,4 +207,9 @@ def add_commands(commands: Any) -> None:
     survey_cmd.add_argument("--rules", choices=sorted(_RULES_BY_NAME), default="easy")
     survey_cmd.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     survey_cmd.add_argument("--seed", type=int, default=None, help="make the codes reproducible")
+    survey_cmd.add_argument(
+        "--draws",
+        action="store_true",
+        help="also the fewest draws of each win, as a histogram (several times slower)",
+    )
     survey_cmd.set_defaults(run=cmd_survey)
