@@ -23,10 +23,10 @@ from tripeaks.layout import TABLEAU_SIZE
 
 DEALS_KEPT = 128
 """Deals whose answers the worker keeps, the least recently asked about dropped first. The backward
-pass's table is 22,932 sets × 16 tops = 367 KB, which ``Answers`` holds twice today (its prepared
-buffer and the copy it exposes as ``table``): bench/hints.py measured the worker at 116 MB resident
-with 128 deals kept, 0.73 MB a deal. A game whose answers were dropped is prepared again (under a
-millisecond) at its next hint."""
+pass's table is 22,932 sets × 16 tops = 367 KB, and an ``Answers`` holds it once: 0.37 MB a deal
+measured, so about 47 MB for 128 deals (the worker measured 0.73 MB a deal while ``Answers`` still
+kept a second copy). A game whose answers were dropped is prepared again (under a millisecond) at
+its next hint."""
 MOVES_KEPT = 1024
 """Positions whose first move a deal remembers (a line adds at most 51); then it starts over."""
 
