@@ -186,6 +186,8 @@ class Created:
     id: str
     game: Game
     done: Future[None]
+    lost: int = 0
+    """Unfinished games of the player this one made count as lost (for the server's metrics)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +275,8 @@ class Store:
 
             self._remember(record)
             change = self._stage(write, (record, *(left for left, _counted in leaving)))
-            return Created(game_id, game.copy(), change.done)
+            lost = sum(counted for _left, counted in leaving)
+            return Created(game_id, game.copy(), change.done, lost)
 
     def stage_apply(
         self,
@@ -389,6 +392,11 @@ class Store:
         self._flush_for(self.stage_reset(player))
 
     # Reading -------------------------------------------------------------------------------
+
+    def ping(self) -> None:
+        """Read the database's header (readiness check); raises when the database does not answer."""
+        with self._lock:
+            self._reader.execute("PRAGMA schema_version").fetchone()
 
     def game(self, game_id: str, player: str | None) -> Game:
         """A snapshot of the player's game as it stands (staged changes included)."""

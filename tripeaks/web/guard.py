@@ -37,6 +37,9 @@ JSON = "application/json"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _TRUSTED = "tripeaks.trusted_host"
 """Scope key set once the Host header passed the check."""
+OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Answered whatever the Host: a load balancer's probe and Prometheus ask by address. They change
+nothing and show no player's data (health.py); ``/metrics`` checks the client's network itself."""
 
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -114,6 +117,9 @@ class TrustedHosts:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.check(scope, receive, send)
+            return
+        if scope["path"] in OPEN_PATHS and scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
             return
 
         async def send_or_refuse(message: Message) -> None:

@@ -9,16 +9,18 @@ catalogs; what a route knows is which of those to call.
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
@@ -50,8 +52,12 @@ from tripeaks.web.models import (
     StatsOut,
     StatsPage,
 )
+from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.solving import Solvers
 from tripeaks.web.view import game_state
+
+if TYPE_CHECKING:
+    from tripeaks.web.metrics import Meter
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tripeaks_player"
@@ -71,6 +77,9 @@ class Backend:
     store: Store
     committer: Committer
     solvers: Solvers
+    limiter: Limiter
+    meter: Meter | None = None
+    """The metrics, when the app serves them (Hosting.metrics)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +89,47 @@ class Caller:
     backend: Backend
     player: str | None
     """The anonymous player id of the cookie, if it looks like one we issued."""
+    scope: Scope
+    """The request's ASGI scope: its client address and scheme, read only by the routes that
+    need them (rate limits, the cookie's ``Secure``)."""
+
+    def refuse_if_limited(self, *kinds: str) -> None:
+        """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit."""
+        client = self.scope.get("client")
+        wait = self.backend.limiter.refusal(kinds, self.player, client[0] if client else None)
+        if wait is None:
+            return
+        if self.backend.meter is not None:
+            for kind in kinds:
+                self.backend.meter.limited.labels(kind).inc()
+        lang = errors.scope_language(self.scope)
+        message = translator(lang)("error.rate_limited", seconds=wait)
+        raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
 
 
 async def _caller(request: Request) -> Caller:
     value = request.cookies.get(COOKIE)
     player = value if value and _PLAYER_RE.fullmatch(value) else None
-    return Caller(request.app.state.backend, player)
+    return Caller(request.app.state.backend, player, request.scope)
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]
+
+
+async def _hint_allowed(caller: CallerDep) -> AsyncIterator[None]:
+    """The hint route's rate limit, and its count of hints waiting for the solver."""
+    caller.refuse_if_limited("hints")
+    meter = caller.backend.meter
+    if meter is None:
+        yield
+        return
+    meter.hints_waiting.inc()
+    try:
+        yield
+    finally:
+        meter.hints_waiting.dec()
+
+
 LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -104,6 +145,9 @@ _GAME_ERRORS: dict[int | str, dict[str, Any]] = {
 _WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "a write from another site or origin"},
     415: {"model": ErrorOut, "description": "a write whose body is not application/json"},
+}
+_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "over a rate limit; retry after Retry-After seconds"},
 }
 _ACTION_ERRORS: dict[int | str, dict[str, Any]] = {
     **_GAME_ERRORS,
@@ -180,6 +224,10 @@ async def _act(
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
     reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
     await backend.committer.durable(applied.done)
+    if backend.meter is not None:
+        backend.meter.actions[action.kind.value].inc()
+        if applied.game.is_won:
+            backend.meter.counted["won"].inc()
     return reply
 
 
@@ -224,7 +272,7 @@ async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery
     "/api/games",
     status_code=201,
     response_model=GameState,
-    responses={**_ERRORS, **_WRITE_ERRORS},
+    responses={**_ERRORS, **_WRITE_ERRORS, **_LIMITED},
 )
 async def new_game(
     caller: CallerDep,
@@ -234,7 +282,9 @@ async def new_game(
     backend, player = caller.backend, caller.player
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
-    if body.code is not None and body.code.strip():
+    typed = body.code is not None and bool(body.code.strip())
+    caller.refuse_if_limited("games", *(("winnable",) if body.winnable_only and not typed else ()))
+    if body.code is not None and typed:
         try:
             code = GameCode.parse(body.code)
         except InvalidCode:
@@ -250,8 +300,19 @@ async def new_game(
     created = backend.store.stage_create(player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)
+    if backend.meter is not None:
+        backend.meter.started[body.rules].inc()
+        if created.lost:
+            backend.meter.counted["lost"].inc(created.lost)
     if fresh:
-        response.set_cookie(COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict")
+        response.set_cookie(
+            COOKIE,
+            player,
+            max_age=COOKIE_AGE,
+            httponly=True,
+            samesite="strict",
+            secure=caller.scope.get("scheme") == "https",  # direct TLS or a trusted proxy's
+        )
     return response
 
 
@@ -281,7 +342,12 @@ async def undo(caller: CallerDep, game_id: str, body: ActionIn, lang: LangQuery 
 
 @router.get(
     "/api/games/{game_id}/hint",
-    responses={**_GAME_ERRORS, 503: {"model": ErrorOut, "description": "no answer in time"}},
+    responses={
+        **_GAME_ERRORS,
+        **_LIMITED,
+        503: {"model": ErrorOut, "description": "no answer in time"},
+    },
+    dependencies=[Depends(_hint_allowed)],
 )
 async def hint(caller: CallerDep, game_id: str, lang: LangQuery = "en") -> HintOut:
     _ = translator(lang)

@@ -139,6 +139,10 @@ class Solvers:
             for worker in workers:
                 worker.join()
 
+    def verdicts_pending(self) -> int:
+        """Deals waiting for their verdict now (read by the metrics)."""
+        return len(self._pending)
+
     # Inside the server ---------------------------------------------------------------------------
 
     def _check_open(self) -> None:
