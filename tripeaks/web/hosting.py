@@ -1,16 +1,14 @@
 """What differs between the local app and a hosted server, in one value the app is made with.
 
-``tripeaks`` on a player's own machine keeps the defaults: no metrics, no access log, the rate
-limits (generous enough that nobody playing meets them). ``tripeaks serve`` for many players
-(docs/deploy.md) turns the rest on.
+``tripeaks`` on a player's own machine keeps the defaults: no metrics, no access log, no rate
+limits (its one player is not a flood, and the benchmarks drive it as fast as they can).
+``tripeaks serve`` for many players (docs/deploy.md) turns them on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-from tripeaks.web.ratelimit import DEFAULT_RATES
 
 PRIVATE_NETWORKS: tuple[str, ...] = (
     "127.0.0.0/8",
@@ -33,5 +31,5 @@ class Hosting:
     """Client networks ``/metrics`` answers; others get 403 (the proxy should not pass it on)."""
     access_log: bool = False
     """One JSON line per request on stderr."""
-    rates: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_RATES))
-    """Rate limits by name (ratelimit.DEFAULT_RATES)."""
+    rates: Mapping[str, str] = field(default_factory=dict)
+    """Rate limits by name (ratelimit.DEFAULT_RATES); none at all when empty."""

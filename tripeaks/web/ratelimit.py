@@ -4,6 +4,7 @@ Each new game makes a stored game (and, without a cookie, a new player); a "winn
 game and a hint each cost the solver real CPU. Nobody playing meets these limits: they are there
 for scripts. The counting is the ``limits`` library's moving window, in this process's memory: with
 several workers each counts on its own (docs/deploy.md, "Rate limits", says how to share them).
+The local app (one player, on loopback) has none unless asked for (serve.hosting).
 """
 
 from __future__ import annotations
@@ -56,12 +57,14 @@ class Limiter:
     def __init__(self, chosen: Mapping[str, str] = DEFAULT_RATES) -> None:
         self._windows = MovingWindowRateLimiter(MemoryStorage())
         self._items: dict[str, list[RateLimitItem]] = {
-            name: [] if rate.lower() in OFF else parse_many(rate) for name, rate in chosen.items()
+            name: parse_many(rate) for name, rate in chosen.items() if rate.lower() not in OFF
         }
 
     def refusal(self, kinds: Iterable[str], player: str | None, address: str | None) -> int | None:
         """Count one request of each kind; None if all are within their limits, else the seconds
         to wait (and then nothing was counted, so a refused request costs the player nothing)."""
+        if not self._items:
+            return None
         checks: list[tuple[RateLimitItem, str, str]] = []
         for kind in kinds:
             for whom, key in (("player", player), ("address", network(address))):
@@ -79,13 +82,24 @@ class Limiter:
 
 
 def network(address: str | None) -> str | None:
-    """What one client is: its IPv4 address, or its IPv6 /64 (one home gets a whole /64)."""
+    """What one client is: its IPv4 address, or its IPv6 /64 (one home gets a whole /64).
+
+    None, so not limited by address, for loopback: that is the player at the machine itself, or
+    a reverse proxy on it that was not declared with ``--behind-proxy``, through which every
+    player would share one address (and one limit).
+    """
     if not address:
         return None
     try:
         parsed = ip_address(address)
     except ValueError:
         return address
+    if parsed.is_loopback or (
+        isinstance(parsed, IPv6Address)
+        and parsed.ipv4_mapped is not None
+        and parsed.ipv4_mapped.is_loopback
+    ):
+        return None
     if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is None:
         return f"{IPv6Address(int(parsed) >> 64 << 64)}/64"
     return str(parsed.ipv4_mapped if isinstance(parsed, IPv6Address) else parsed)

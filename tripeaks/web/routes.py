@@ -93,10 +93,14 @@ class Caller:
     """The request's ASGI scope: its client address and scheme, read only by the routes that
     need them (rate limits, the cookie's ``Secure``)."""
 
-    def refuse_if_limited(self, *kinds: str) -> None:
-        """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit."""
+    def refuse_if_limited(self, *kinds: str, player: str | None = None) -> None:
+        """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit.
+
+        ``player`` is the one counted when it is not the cookie's (a new player's first game).
+        """
         client = self.scope.get("client")
-        wait = self.backend.limiter.refusal(kinds, self.player, client[0] if client else None)
+        address = client[0] if client else None
+        wait = self.backend.limiter.refusal(kinds, player or self.player, address)
         if wait is None:
             return
         if self.backend.meter is not None:
@@ -283,7 +287,12 @@ async def new_game(
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
     typed = body.code is not None and bool(body.code.strip())
-    caller.refuse_if_limited("games", *(("winnable",) if body.winnable_only and not typed else ()))
+    fresh = player is None
+    if player is None:
+        player = new_id()  # made now, so that its first game counts against its own limit too
+    caller.refuse_if_limited(
+        "games", *(("winnable",) if body.winnable_only and not typed else ()), player=player
+    )
     if body.code is not None and typed:
         try:
             code = GameCode.parse(body.code)
@@ -294,9 +303,6 @@ async def new_game(
         code = found or GameCode.random(rules)
     else:
         code = GameCode.random(rules)
-    fresh = player is None
-    if player is None:
-        player = new_id()
     created = backend.store.stage_create(player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)

@@ -193,7 +193,7 @@ def hosting(args: argparse.Namespace) -> Hosting:
         metrics=args.metrics == "on" if args.metrics else hosted,
         metrics_allow=allow,
         access_log=args.access_log == "json" if args.access_log else hosted,
-        rates=rates(args.limit),
+        rates=rates(args.limit) if hosted or args.limit else {},
     )
 
 
