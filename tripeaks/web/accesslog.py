@@ -7,29 +7,23 @@ Client addresses are left to the reverse proxy's own log.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import json
-import logging
-import sys
+import os
+import re
 import time
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.web.routes import COOKIE
 
-log = logging.getLogger("tripeaks.access")
 _COOKIE_PREFIX = COOKIE.encode() + b"="
 
 
-def start_logging() -> None:
-    """Send the access log to stderr as bare JSON lines (once per process)."""
-    if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+def write_line(line: str) -> None:
+    """One whole line on stderr in one write (several workers share it: lines never interleave)."""
+    os.write(2, line.encode())
 
 
 def player_hash(cookie_header: bytes | None) -> str | None:
@@ -44,10 +38,15 @@ def player_hash(cookie_header: bytes | None) -> str | None:
 
 
 class AccessLog:
-    """Write the line when the reply has been sent (or the request failed)."""
+    """Write the line when the reply has been sent (or the request failed).
 
-    def __init__(self, app: ASGIApp) -> None:
+    Formatted by hand, not through ``logging`` and ``json.dumps``: that tripled the log's cost per
+    request. Every field is ours or checked (the method is an HTTP token, the path a template).
+    """
+
+    def __init__(self, app: ASGIApp, write: Callable[[str], None] = write_line) -> None:
         self.app = app
+        self.write = write
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -65,14 +64,30 @@ class AccessLog:
         try:
             await self.app(scope, receive, noting_status)
         finally:
-            route = scope.get("route")
-            cookie = next((v for k, v in scope["headers"] if k == b"cookie"), None)
-            line = {
-                "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
-                "method": scope["method"],
-                "path": getattr(route, "path_format", None),
-                "status": status,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                "player": player_hash(cookie),
-            }
-            log.info(json.dumps(line, separators=(",", ":")))
+            now = time.time()
+            route = getattr(scope.get("route"), "path_format", None)
+            player = player_hash(next((v for k, v in scope["headers"] if k == b"cookie"), None))
+            method = scope["method"]
+            if method not in _METHODS and not _TOKEN.fullmatch(method):
+                method = "other"
+            self.write(
+                f'{{"time":"{_second(int(now))}.{int(now % 1 * 1000):03d}Z","method":"{method}",'
+                f'"path":{_quoted(route)},"status":{status},'
+                f'"duration_ms":{(time.perf_counter() - started) * 1000:.2f},'
+                f'"player":{_quoted(player)}}}\n'
+            )
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_TOKEN = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}")
+"""An HTTP method as the parser lets it through, and short."""
+
+
+@functools.lru_cache(maxsize=4)
+def _second(epoch: int) -> str:
+    """UTC date and time of a second, made once (strftime cost more than the rest of the line)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch))
+
+
+def _quoted(text: str | None) -> str:
+    return "null" if text is None else f'"{text}"'

@@ -71,9 +71,8 @@ def create_app(
     errors.install(app)
     guard.install(app, allowed_hosts)
     if hosting.access_log:
-        from tripeaks.web.accesslog import AccessLog, start_logging
+        from tripeaks.web.accesslog import AccessLog
 
-        start_logging()
         app.add_middleware(AccessLog)
     if meter is not None:
         meter.install(app)  # outermost: it counts refusals too
