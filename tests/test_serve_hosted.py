@@ -186,3 +186,36 @@ def test_without_behind_proxy_forwarded_headers_are_not_believed(tmp_path: Path)
             assert "secure" not in made.headers["set-cookie"].lower()
             client.cookies.clear()
     assert not [line for line in log.read_text().splitlines() if line.startswith("{")]  # local
+
+
+def test_the_access_log_line_for_any_request(tmp_path: Path) -> None:
+    """Whatever comes in, the line is JSON with the route's template or null, never the path."""
+    from fastapi.testclient import TestClient
+
+    from tripeaks.web.accesslog import AccessLog
+    from tripeaks.web.app import create_app
+
+    lines: list[str] = []
+    app = create_app(tmp_path / "games.db")
+    app.add_middleware(AccessLog, write=lines.append)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        client.get("/no/such/secret-path?token=abc")
+        client.request("BREW", "/api/layout")
+        made = client.post("/api/games", json={})
+        client.get(f"/api/games/{made.json()['id']}")
+    records = [json.loads(line) for line in lines]
+    assert all(line.endswith("\n") and line.count("\n") == 1 for line in lines)
+    assert [(r["method"], r["path"], r["status"]) for r in records] == [
+        ("GET", None, 404),
+        ("BREW", "/api/layout", 405),
+        ("POST", "/api/games", 201),
+        ("GET", "/api/games/{game_id}", 200),
+    ]
+    player = made.cookies[COOKIE]
+    assert [r["player"] for r in records] == [None, None, None, serve_hash(player)]
+    assert all(r["time"].endswith("Z") and r["duration_ms"] >= 0 for r in records)
+    assert "secret" not in "".join(lines) and made.json()["id"] not in "".join(lines)
+
+
+def serve_hash(player: str) -> str:
+    return hashlib.sha256(player.encode()).hexdigest()[:16]
