@@ -147,3 +147,13 @@ def test_a_client_is_its_ipv4_address_or_its_ipv6_64() -> None:
     assert limiter.refusal(["hints"], None, "2001:db8::1") is None
     wait = limiter.refusal(["hints"], None, "2001:db8::2")  # the same /64
     assert wait is not None and 1 <= wait <= 60
+
+
+def test_a_bad_code_is_refused_before_it_counts(tmp_path: Path) -> None:
+    with limited(tmp_path / "games.db", "games_per_player=2/minute") as client:
+        new_game(client)
+        for _ in range(3):
+            reply = client.post("/api/games", json={"code": "TP1-E-NOPE"})
+            assert reply.status_code == 422 and reply.json()["error"]["reason"] == "invalid_code"
+        new_game(client)
+        assert_limited(client.post("/api/games", json={"code": WIN_CODE}))

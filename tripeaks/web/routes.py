@@ -286,22 +286,21 @@ async def new_game(
     backend, player = caller.backend, caller.player
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
-    typed = body.code is not None and bool(body.code.strip())
-    fresh = player is None
-    if player is None:
-        player = new_id()  # made now, so that its first game counts against its own limit too
-    caller.refuse_if_limited(
-        "games", *(("winnable",) if body.winnable_only and not typed else ()), player=player
-    )
-    if body.code is not None and typed:
+    code = None
+    if body.code is not None and body.code.strip():
         try:
             code = GameCode.parse(body.code)
         except InvalidCode:
             raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
-    elif body.winnable_only:
+    fresh = player is None
+    if player is None:
+        player = new_id()  # made now, so that its first game counts against its own limit too
+    winnable = body.winnable_only and code is None  # a typed code never asks the solver
+    caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
+    if code is None and winnable:
         found = await run_in_threadpool(backend.solvers.winnable_code, rules)
         code = found or GameCode.random(rules)
-    else:
+    elif code is None:
         code = GameCode.random(rules)
     created = backend.store.stage_create(player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
