@@ -64,6 +64,9 @@ def test_a_head_over_the_cap_gets_431_as_an_error_reply(server: Served) -> None:
         reply = reply_to(sock)
     assert reply.startswith(b"HTTP/1.1 431 ")
     assert b'"reason": "head_too_large"' in reply
+    with server.connect() as sock:  # the request line counts too
+        sock.sendall(b"GET /api/layout?x=" + b"a" * (wire.MAX_HEAD + 1024))
+        assert reply_to(sock).startswith(b"HTTP/1.1 431 ")
     # a head just under the cap is still served
     with server.connect() as sock:
         filler = b"a" * (wire.MAX_HEAD - 200)
