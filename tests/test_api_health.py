@@ -28,6 +28,7 @@ def test_a_probe_by_address_is_answered_where_the_api_is_not(tmp_path: Path) -> 
     with TestClient(app, base_url="http://10.1.2.3:8000") as probe:
         assert probe.get("/healthz").status_code == 200
         assert probe.get("/readyz").status_code == 200
+        assert probe.head("/healthz").status_code == probe.head("/readyz").status_code == 200
         refused = probe.get("/api/layout")
         assert refused.status_code == 400 and refused.json()["error"]["reason"] == "bad_host"
         # only reads pass: a write to the same path still meets the host check first

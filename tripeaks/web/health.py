@@ -24,14 +24,15 @@ router = APIRouter()
 metrics_router = APIRouter()
 
 
-@router.get("/healthz", include_in_schema=True, tags=["operator"])
+@router.api_route("/healthz", methods=["GET", "HEAD"], tags=["operator"])
 async def healthz() -> Response:
     """Live: the process answers requests (it does not ask the database: restarting would not help)."""
     return Response(OK, media_type="application/json")
 
 
-@router.get(
+@router.api_route(
     "/readyz",
+    methods=["GET", "HEAD"],
     tags=["operator"],
     responses={503: {"model": ErrorOut, "description": "the database does not answer"}},
 )
