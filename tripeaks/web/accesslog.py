@@ -26,8 +26,11 @@ def write_line(line: str) -> None:
     os.write(2, line.encode())
 
 
+@functools.lru_cache(maxsize=4096)
 def player_hash(cookie_header: bytes | None) -> str | None:
-    """The first 16 hex digits of SHA-256 of the player id in a Cookie header, if there is one."""
+    """The first 16 hex digits of SHA-256 of the player id in a Cookie header, if there is one.
+
+    Kept for the last few thousand headers: a player sends the same one with every request."""
     if not cookie_header:
         return None
     for part in cookie_header.split(b";"):
@@ -66,7 +69,12 @@ class AccessLog:
         finally:
             now = time.time()
             route = getattr(scope.get("route"), "path_format", None)
-            player = player_hash(next((v for k, v in scope["headers"] if k == b"cookie"), None))
+            cookie = None
+            for name, value in scope["headers"]:
+                if name == b"cookie":
+                    cookie = value
+                    break
+            player = player_hash(cookie)
             method = scope["method"]
             if method not in _METHODS and not _TOKEN.fullmatch(method):
                 method = "other"
