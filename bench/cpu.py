@@ -4,6 +4,12 @@ Prints the median main-thread CPU time (``time.thread_time``) of play, draw and 
 versions can be compared side by side with less noise than a loopback benchmark: run it from each checkout
 (``PYTHONPATH=<checkout> python bench/cpu.py``). The commit itself happens in the store's thread and is
 not counted. Prints figures only; it asserts nothing.
+
+Every run plays the same deals (fixed codes), so two checkouts do exactly the same work. On a
+loaded machine CPU time is noisy too; instruction counts are not: run it under
+``valgrind --tool=cachegrind --cache-sim=no`` with ``--games 4`` and ``--games 24`` and divide the
+difference of the two totals by the difference in actions (how docs/decisions.md's action-path
+figures were made).
 """
 
 from __future__ import annotations
@@ -18,7 +24,12 @@ import tempfile
 import time
 from typing import Any
 
+from tripeaks.codes import GameCode
+from tripeaks.rules import Rules
 from tripeaks.web.app import create_app
+
+CODES = [str(GameCode.from_number(i * 2654435761 % 26**7, Rules.EASY)) for i in range(1, 1001)]
+"""The deals played, the same in every run and checkout."""
 
 
 async def call(app: Any, method: str, path: str, body: object, cookie: str) -> tuple[int, Any, str]:
@@ -85,8 +96,10 @@ async def play(games: int) -> dict[str, list[float]]:
     app = create_app(os.path.join(tempfile.mkdtemp(), "cpu.db"))
     times: dict[str, list[float]] = {"play": [], "draw": [], "undo": []}
     cookie = ""
-    for _ in range(games):
-        _status, state, issued = await call(app, "POST", "/api/games", {}, cookie)
+    for game in range(games):
+        _status, state, issued = await call(
+            app, "POST", "/api/games", {"code": CODES[game % len(CODES)]}, cookie
+        )
         cookie = issued or cookie
         for step in range(200):
             if state["status"] != "playing":

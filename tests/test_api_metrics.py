@@ -64,6 +64,7 @@ def test_actions_games_and_requests_are_counted(app: object) -> None:
     assert samples[("tripeaks_rate_limited_total", (("kind", "hints"),))] == 1
     assert samples[("tripeaks_hints_waiting", ())] == 0
     assert ("tripeaks_verdicts_pending", ()) in samples
+    assert samples[("tripeaks_solver_queued", ())] >= 0
     play = (("handler", "/api/games/{game_id}/play"), ("method", "POST"), ("status", "200"))
     assert samples[("http_requests_total", play)] == plays
     stale = (("handler", "/api/games/{game_id}/draw"), ("method", "POST"), ("status", "409"))

@@ -22,7 +22,8 @@ from tripeaks import solver
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.rules import Rules
-from tripeaks.web.solving import Kind, Solvers
+from tripeaks.web import solver_worker
+from tripeaks.web.solving import Solvers
 
 HANG = 300.0
 """Seconds after which a search that never ends fails the test instead of hanging the run."""
@@ -30,8 +31,7 @@ HANG = 300.0
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app, its verdicts at normal priority: the test run keeps every core busy."""
-    with api(tmp_path / "games.db", idle_verdicts=False) as c:
+    with api(tmp_path / "games.db") as c:
         yield c
 
 
@@ -103,43 +103,41 @@ def test_winnable_only_deals_can_be_won(client: TestClient, rules: str) -> None:
     assert solver.is_winnable(code, Rules[rules.upper()])
 
 
-def test_a_dead_verdict_worker_fails_no_reply_and_is_replaced(client: TestClient) -> None:
-    """A killed worker breaks its pool; near-end replies still succeed and a new worker answers."""
+def test_a_dead_worker_fails_no_reply_and_is_replaced(client: TestClient) -> None:
+    """A killed worker breaks its pool; replies still succeed and a new worker answers."""
     solvers = solvers_of(client)
-    pool = started(solvers, "verdict")
-    for pid in worker_pids(solvers, "verdict"):
+    pool = started(solvers)
+    for pid in worker_pids(solvers):
         os.kill(pid, signal.SIGKILL)
     with pytest.raises(BrokenProcessPool):  # at once, or as soon as the pool sees the death
         pool.submit(time.sleep, 0).result(timeout=HANG)
     state = new_game(client, WIN_CODE)
+    assert hint_of(client, state)["winnable"] is True  # the hint goes to a new worker at once
+    assert solvers._pool is not pool
     final = play_line(client, state, winning_line())[-1]  # every reply 200, near the end too
     assert final["status"] == "won"
-    assert solvers._pools.get("verdict") is not pool
     assert result_of(client, state["id"])["winnable"] is True
 
 
-@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling class")
-def test_verdicts_are_searched_only_on_idle_cpu(tmp_path: Path) -> None:
-    with api(tmp_path / "games.db") as client:  # the app as it serves: idle_verdicts untouched
-        solvers = solvers_of(client)
-        started(solvers, "verdict")
-        started(solvers, "hint")
-        for pid in worker_pids(solvers, "verdict"):
-            assert os.sched_getscheduler(pid) == os.SCHED_IDLE
-        for pid in worker_pids(solvers, "hint"):  # a player waits for a hint
-            assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+def test_hints_and_the_verdict_of_a_deal_share_one_preparation(client: TestClient) -> None:
+    """The worker prepared the deal's answers once: for its first hint, not again for the rest."""
+    state = new_game(client, WIN_CODE)
+    states = play_line(client, state, winning_line()[:-1])
+    for step in (state, *states[::5]):
+        assert hint_of(client, step)["winnable"] is True
+    assert result_of(client, play_line(client, states[-1], winning_line()[-1:])[-1]["id"])
+    assert started(solvers_of(client)).submit(solver_worker.counts).result(timeout=HANG) == (1, 1)
 
 
 def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     """Leaving the client runs the app's lifespan: the workers have exited, not just been told to."""
-    with api(tmp_path / "games.db", idle_verdicts=False) as client:
+    with api(tmp_path / "games.db") as client:
         solvers = solvers_of(client)
         state = new_game(client, WIN_CODE)
         assert client.get(f"/api/games/{state['id']}/hint").json()["winnable"] is True
-        play_line(client, state, winning_line())  # near the end: the verdict worker starts
-        started(solvers, "verdict")
-        pids = worker_pids(solvers, "hint") + worker_pids(solvers, "verdict")
-        assert len(pids) == 2
+        play_line(client, state, winning_line())  # near the end: a verdict is asked for too
+        pids = worker_pids(solvers)
+        assert len(pids) == 1
         for pid in pids:
             os.kill(pid, 0)  # alive
     for pid in pids:  # exited and reaped: no such process any more
@@ -156,14 +154,14 @@ BUSY = "import socket, time; socket.create_connection(('127.0.0.1', {port})); ti
 
 def test_close_does_not_wait_for_a_search_and_the_hint_waiting_gets_none() -> None:
     solvers = Solvers()
-    pool = started(solvers, "hint")
+    pool = started(solvers)
     with socket.create_server(("127.0.0.1", 0)) as listener:
         listener.settimeout(HANG)
         port = listener.getsockname()[1]
         # a search that would hold close() past the guard; it calls us once it is under way
         busy = pool.submit(exec, BUSY.format(port=port, seconds=HANG))
         listener.accept()[0].close()
-    (pid,) = worker_pids(solvers, "hint")
+    (pid,) = worker_pids(solvers)
 
     async def ask_then_close() -> tuple[bool, Action | None] | None:
         asking = asyncio.ensure_future(solvers.hint(Game.new(WIN_CODE)))
@@ -184,13 +182,13 @@ def test_two_apps_have_their_own_workers(tmp_path: Path) -> None:
         with api(tmp_path / "two.db") as two:
             hints = [hint_of(c, new_game(c, WIN_CODE)) for c in (one, two)]
             assert hints[0] == hints[1]
-            (mine,) = worker_pids(solvers_of(one), "hint")
-            (theirs,) = worker_pids(solvers_of(two), "hint")
+            (mine,) = worker_pids(solvers_of(one))
+            (theirs,) = worker_pids(solvers_of(two))
             assert mine != theirs
         with pytest.raises(ProcessLookupError):
             os.kill(theirs, 0)  # the second app's worker is gone with it...
         assert hint_of(one, new_game(one, WIN_CODE)) == hints[0]  # ...the first's still answers
-        assert worker_pids(solvers_of(one), "hint") == [mine]
+        assert worker_pids(solvers_of(one)) == [mine]
 
 
 # Helpers --------------------------------------------------------------------------------------
@@ -201,16 +199,16 @@ def solvers_of(client: TestClient) -> Solvers:
     return solvers
 
 
-def started(solvers: Solvers, kind: Kind) -> ProcessPoolExecutor:
-    """The app's worker of this kind, spawned now if need be and ready for work."""
+def started(solvers: Solvers) -> ProcessPoolExecutor:
+    """The app's worker, spawned now if need be and ready for work."""
     with solvers._lock:
-        pool = solvers._executor(kind)
+        pool = solvers._executor()
     pool.submit(time.sleep, 0).result(timeout=HANG)
     return pool
 
 
-def worker_pids(solvers: Solvers, kind: Kind) -> list[int]:
-    pool = solvers._pools.get(kind)
+def worker_pids(solvers: Solvers) -> list[int]:
+    pool = solvers._pool
     processes = {} if pool is None else pool._processes or {}
     return [worker.pid for worker in processes.values() if worker.pid is not None]
 

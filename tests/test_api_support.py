@@ -25,8 +25,8 @@ BASE_URL = "http://127.0.0.1"
 
 
 @contextmanager
-def api(db: Path, *, idle_verdicts: bool = True) -> Iterator[TestClient]:
-    with TestClient(create_app(db, idle_verdicts=idle_verdicts), base_url=BASE_URL) as client:
+def api(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db), base_url=BASE_URL) as client:
         yield client
 
 

@@ -60,8 +60,7 @@ def served(app: Any) -> Iterator[int]:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tripeaks.web.app import create_app
 
-    # The run keeps every core busy: "idle" never comes.
-    app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db", idle_verdicts=False)
+    app = create_app(tmp_path_factory.mktemp("store") / "tripeaks.db")
     with served(app) as port:
         yield f"http://127.0.0.1:{port}"
 

@@ -25,17 +25,15 @@ def create_app(
     db_path: str | Path,
     *,
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
-    idle_verdicts: bool = True,
     hosting: Hosting | None = None,
 ) -> FastAPI:
     """The whole app on one SQLite file; browser tests start uvicorn on this with a temporary one.
 
-    ``idle_verdicts=False`` searches deal verdicts at normal priority (Solvers says when to);
     ``hosting`` turns on what a server for many players wants (metrics, access log, its limits).
     """
     hosting = hosting or Hosting()
     store = Store(db_path)
-    solvers = Solvers(idle_verdicts=idle_verdicts)
+    solvers = Solvers()
     meter = None
     if hosting.metrics:
         from tripeaks.web.metrics import Meter  # prometheus is imported only when it is used

@@ -92,6 +92,12 @@ class Meter:
             registry=self.registry,
         )
         pending.set_function(solvers.verdicts_pending)
+        queued = Gauge(
+            "tripeaks_solver_queued",
+            "Searches (hints and verdicts) sent to the solver and not answered yet",
+            registry=self.registry,
+        )
+        queued.set_function(lambda: solvers.queued)
 
     def install(self, app: FastAPI) -> None:
         """Count every request (outermost, so refusals by the other middleware count too)."""

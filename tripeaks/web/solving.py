@@ -1,13 +1,17 @@
 """The solver behind hints, ``result`` and winnable deals, kept off the request path.
 
-A whole deal can take the solver a second or more, so searches run in worker processes (the GIL
-would otherwise stall every other player's request): one for hints, which a player waits for, and
-one at low priority for verdicts. A deal's verdict never changes, so it is computed once per code,
-in the background, from the moment a game nears its end; no reply waits for it, and ``result`` is
-null until it is known.
+Hints and verdicts run in one worker process per app (a search holds the GIL, and would otherwise
+stall every other player's request). The worker keeps each deal's prepared answers
+(solver_worker.py): the backward pass is done once per deal, and every hint of that game and its
+verdict are read from it. A deal's verdict never changes, so it is asked for once per code, from
+the moment a game nears its end; no reply waits for it, and ``result`` is null until it is known.
+
+The worker's queue is bounded and a hint never waits for room in it (docs/api.md, hints): a hint
+identical to one being searched shares that search, a player has at most one search of their own
+under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once.
 
 All of it belongs to one :class:`Solvers`, which the app makes with itself and closes when it
-stops: two apps in one process (the tests make many) have their own workers and verdicts.
+stops: two apps in one process (the tests make many) have their own worker and verdicts.
 """
 
 from __future__ import annotations
@@ -28,37 +32,77 @@ from tripeaks.rules import Rules
 from tripeaks.web import solver_worker
 from tripeaks.web.models import ResultOut
 
-PENDING_MAX = 16
-"""Deals waiting for a verdict; beyond this a finished game simply gets its result later."""
+SOLVER_QUEUE = 32
+"""Searches sent to the worker and not answered yet. A prepared hint costs well under a
+millisecond and a deal's first one or a verdict a few, so a full queue is gone in tens of
+milliseconds: a hint that finds it full is told to come back (503 ``busy``) instead of waiting."""
+VERDICTS_QUEUED = 8
+"""Verdicts among those; beyond this a finished game simply gets its result at a later read."""
 HINT_TIMEOUT = 20.0
+"""The last resort: a search that takes this long (the Python fallback on a bad deal) is given up."""
+RETRY_AFTER = 1
+"""Seconds a refused hint is told to wait (``Retry-After``)."""
 
 T = TypeVar("T")
-Kind = Literal["hint", "verdict"]
 Verdict = tuple[bool, int | None]
+HintKey = tuple[str, int, int, int]
+"""(code, cards on the table, cards drawn, rank on the discard): equal keys have equal hints."""
+
+
+class HintRefused(Exception):
+    """No search was started for this hint, and the caller should ask again a little later.
+
+    ``hint_pending`` (429): the same player's previous hint is still being searched; ``busy``
+    (503): the worker has SOLVER_QUEUE searches waiting.
+    """
+
+    def __init__(self, reason: Literal["hint_pending", "busy"]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = 429 if reason == "hint_pending" else 503
 
 
 class Solvers:
-    """The worker processes of one app and the verdicts they found.
+    """The worker process of one app, the searches it has under way and the verdicts it found.
 
-    Nothing starts with the object: each worker is spawned by the first search of its kind. A
-    worker that dies (killed, out of memory) is replaced by the next search; one that outlives the
-    server, even a SIGKILLed one, ends itself within half a second.
+    Nothing starts with the object: the worker is spawned by the first search. A worker that dies
+    (killed, out of memory) is replaced by the next search; one that outlives the server, even a
+    SIGKILLed one, ends itself within half a second.
 
-    :meth:`close` ends the workers and waits until they are gone. It is the object's end: any later
-    use raises ``RuntimeError`` rather than quietly spawning workers nobody would close.
+    :meth:`close` ends the worker and waits until it is gone. It is the object's end: any later use
+    raises ``RuntimeError`` rather than quietly spawning a worker nobody would close.
     """
 
-    def __init__(self, *, idle_verdicts: bool = True) -> None:
-        self.idle_verdicts = idle_verdicts
-        """Verdicts at idle CPU priority (see solver_worker.idle_priority). False where every core
-        is kept busy on purpose, as in a test run: "idle" there can mean minutes (50 ms of CPU took
-        16 s beside four busy loops on two cores)."""
+    def __init__(self) -> None:
         self._lock = threading.RLock()
         """Reentrant: a future that is already done runs its callback at once, under the lock."""
-        self._pools: dict[Kind, ProcessPoolExecutor] = {}
+        self._pool: ProcessPoolExecutor | None = None
         self._results: dict[str, ResultOut] = {}
         self._pending: dict[str, Future[Verdict]] = {}
+        """Verdict searches under way, by code."""
+        self._hints: dict[HintKey, Future[str | None]] = {}
+        """Hint searches under way, by what they answer: an identical hint waits on the same one."""
+        self._asking: dict[str | None, Future[str | None]] = {}
+        """The hint search each player started and that is not answered yet."""
+        self._waiting = 0
         self._closed = False
+
+    @property
+    def queued(self) -> int:
+        """Searches sent to the worker and not answered yet (hints and verdicts)."""
+        with self._lock:
+            return len(self._hints) + len(self._pending)
+
+    def verdicts_pending(self) -> int:
+        """Deals waiting for their verdict now (read by the metrics)."""
+        with self._lock:
+            return len(self._pending)
+
+    @property
+    def waiting(self) -> int:
+        """Hint requests awaiting an answer: more than :attr:`queued` when some share a search."""
+        with self._lock:
+            return self._waiting
 
     def deal_result(self, code: GameCode) -> ResultOut | None:
         """The deal's verdict from its start under its rules if known; otherwise start working on it.
@@ -69,32 +113,47 @@ class Solvers:
         with self._lock:
             self._check_open()
             known = self._results.get(key)
-            if known is not None or key in self._pending or len(self._pending) >= PENDING_MAX:
+            if known is not None or key in self._pending:
                 return known
-            future = self._submit("verdict", solver_worker.solve_deal, key)
+            if len(self._pending) >= VERDICTS_QUEUED or self.queued >= SOLVER_QUEUE:
+                return None
+            future = self._submit(solver_worker.solve_deal, key)
             if future is not None:
                 self._pending[key] = future
                 future.add_done_callback(lambda done: self._settle(key, done))
             return None
 
-    async def hint(self, game: Game) -> tuple[bool, Action | None] | None:
-        """(winnable from here, the first move of a best win).
+    async def hint(
+        self, game: Game, player: str | None = None
+    ) -> tuple[bool, Action | None] | None:
+        """(winnable from here, the first move of a best win) for ``player``'s game.
 
-        None when there is no answer this time: not within HINT_TIMEOUT, or the worker died (the
-        next hint gets a new one). The game itself is never touched: the worker replays its code
-        and actions.
+        Raises :class:`HintRefused` at once when this would be a second search of the player's or
+        the queue is full. None when there is no answer this time: not within HINT_TIMEOUT, or the
+        worker died (the next hint gets a new one). The game itself is never touched: the worker
+        is sent the position.
         """
         if game.code is None:
             return None
+        top = game.discard_top
+        key = (str(game.code), game.present, game.drawn, top.rank)
         with self._lock:
             self._check_open()
-            future = self._submit(
-                "hint", solver_worker.hint, str(game.code), tuple(map(str, game.actions))
-            )
-        if future is None:
-            return None
+            future = self._hints.get(key)
+            if future is None:
+                if player in self._asking:
+                    raise HintRefused("hint_pending")
+                if self.queued >= SOLVER_QUEUE:
+                    raise HintRefused("busy")
+                future = self._submit(solver_worker.hint, *key[:3], top)
+                if future is None:
+                    return None
+                self._hints[key] = self._asking[player] = future
+                future.add_done_callback(lambda done: self._hint_done(key, player, done))
+            self._waiting += 1
         try:
-            text = await asyncio.wait_for(asyncio.wrap_future(future), HINT_TIMEOUT)
+            # shielded: a waiter that gives up must not cancel a search others share
+            text = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), HINT_TIMEOUT)
         except TimeoutError:
             return None
         except asyncio.CancelledError:
@@ -104,14 +163,18 @@ class Solvers:
             return None  # close() cancelled the search before it started
         except Exception:  # a broken worker: no hint this time, the game itself is unharmed
             return None
+        finally:
+            with self._lock:
+                self._waiting -= 1
         action = None if text is None else Action.parse(text)
         return action is not None, action
 
     def winnable_code(self, rules: Rules) -> GameCode | None:
         """A random deal proved winnable under ``rules``, None if none turned up (never seen).
 
-        The search stops at the first win, which is quick, so it runs in the calling thread (the
-        app calls this in its thread pool) and not in a worker.
+        The compiled decide takes microseconds for most deals and about a millisecond at worst, and
+        lets go of the GIL, so it runs in the calling thread (the app calls this in its thread
+        pool) and not in the worker.
         """
         with self._lock:
             self._check_open()
@@ -121,27 +184,24 @@ class Solvers:
             return None
 
     def close(self) -> None:
-        """Terminate the workers and wait until they have exited; again, it does nothing.
+        """Terminate the worker and wait until it has exited; again, it does nothing.
 
         A search in progress is not worth waiting for: its future fails, and a hint awaiting it
         gets None.
         """
         with self._lock:
             self._closed = True
-            pools = list(self._pools.values())
-            self._pools.clear()
+            pool, self._pool = self._pool, None
             self._pending.clear()
-        for pool in pools:  # outside the lock: failing futures call back into _settle
-            workers = list((pool._processes or {}).values())
-            for worker in workers:
-                worker.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
-            for worker in workers:
-                worker.join()
-
-    def verdicts_pending(self) -> int:
-        """Deals waiting for their verdict now (read by the metrics)."""
-        return len(self._pending)
+        if pool is None:
+            return
+        # outside the lock: failing futures call back into _settle and _hint_done
+        workers = list((pool._processes or {}).values())
+        for worker in workers:
+            worker.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for worker in workers:
+            worker.join()
 
     # Inside the server ---------------------------------------------------------------------------
 
@@ -149,32 +209,38 @@ class Solvers:
         if self._closed:
             raise RuntimeError("these Solvers are closed: their app has stopped")
 
-    def _executor(self, kind: Kind) -> ProcessPoolExecutor:
-        """The one worker of a kind, spawned on first use (called under the lock)."""
-        pool = self._pools.get(kind)
-        if pool is None:
-            pool = ProcessPoolExecutor(
+    def _executor(self) -> ProcessPoolExecutor:
+        """The worker, spawned on first use (called under the lock)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=solver_worker.start,
-                initargs=(os.getpid(), kind == "verdict" and self.idle_verdicts),
+                initargs=(os.getpid(),),
             )
-            self._pools[kind] = pool
-        return pool
+        return self._pool
 
-    def _submit(self, kind: Kind, search: Callable[..., T], *args: Any) -> Future[T] | None:
+    def _submit(self, search: Callable[..., T], *args: Any) -> Future[T] | None:
         """Start a search (under the lock); None when the worker cannot take it.
 
-        A worker that died breaks its pool for good: the pool is dropped so that the next search
-        starts a fresh worker, and no request fails because of it.
+        A worker that died breaks its pool for good: the pool is dropped and the search goes to a
+        fresh worker, so no request fails because of it.
         """
-        pool = self._executor(kind)
-        try:
-            return pool.submit(search, *args)
-        except (BrokenProcessPool, RuntimeError):
-            del self._pools[kind]
-            pool.shutdown(wait=False, cancel_futures=True)
-            return None
+        for _ in range(2):
+            pool = self._executor()
+            try:
+                return pool.submit(search, *args)
+            except (BrokenProcessPool, RuntimeError):
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        return None
+
+    def _hint_done(self, key: HintKey, player: str | None, future: Future[str | None]) -> None:
+        with self._lock:
+            if self._hints.get(key) is future:
+                del self._hints[key]
+            if self._asking.get(player) is future:
+                del self._asking[player]
 
     def _settle(self, key: str, future: Future[Verdict]) -> None:
         with self._lock:
