@@ -230,6 +230,8 @@ class Created:
     id: str
     game: Game
     done: Future[None]
+    lost: int = 0
+    """Unfinished games of the player this one made count as lost (for the server's metrics)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +325,8 @@ class Storage:
             self._remember(record)
             change = self._stage(write, (record, *(left for left, _v, _c in leaving)))
             change.leaves = tuple(left.id for left, _v, _c in leaving)
-            return Created(game_id, game.copy(), change.done)
+            lost = sum(counted for _left, _v, counted in leaving)
+            return Created(game_id, game.copy(), change.done, lost)
 
     def stage_apply(
         self,
@@ -467,6 +470,10 @@ class Storage:
         self._flush_for(self.stage_reset(player))
 
     # Reading -------------------------------------------------------------------------------
+
+    def ping(self) -> None:
+        """One trivial query (readiness check); raises when the database does not answer."""
+        self._read("SELECT 1", ())
 
     def game(self, game_id: str, player: str | None) -> Game:
         """A snapshot of the player's game as it stands (staged changes included)."""

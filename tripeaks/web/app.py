@@ -14,8 +14,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from tripeaks.store import open_store
-from tripeaks.web import errors, guard
+from tripeaks.web import errors, guard, health
 from tripeaks.web.committer import Committer
+from tripeaks.web.hosting import Hosting
+from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.routes import STATIC, Backend, router
 from tripeaks.web.solving import Solvers
 
@@ -24,13 +26,21 @@ def create_app(
     db: str | Path,
     *,
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
+    hosting: Hosting | None = None,
 ) -> FastAPI:
     """The whole app on one database: a SQLite file, or a ``postgresql://`` URL (store.open_store).
 
-    Browser tests start uvicorn on this with a temporary SQLite file.
+    Browser tests start uvicorn on this with a temporary SQLite file. ``hosting`` turns on what a
+    server for many players wants (metrics, access log, its limits).
     """
+    hosting = hosting or Hosting()
     store = open_store(db)
     solvers = Solvers()
+    meter = None
+    if hosting.metrics:
+        from tripeaks.web.metrics import Meter  # prometheus is imported only when it is used
+
+        meter = Meter(solvers, hosting.metrics_allow)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -49,11 +59,23 @@ def create_app(
         # at /openapi.json; docs/api.md is the reference.
         docs_url=None,
         redoc_url=None,
-        routes=router.routes,  # the app's own routes: include_router adds a matching layer per request
+        # the app's own routes: include_router adds a matching layer per request
+        routes=[
+            *router.routes,
+            *health.router.routes,
+            *(health.metrics_router.routes if meter else ()),
+        ],
     )
-    app.state.backend = Backend(store, Committer(store), solvers)
+    limiter = Limiter(hosting.rates)
+    app.state.backend = Backend(store, Committer(store), solvers, limiter, meter)
     errors.install(app)
     guard.install(app, allowed_hosts)
+    if hosting.access_log:
+        from tripeaks.web.accesslog import AccessLog
+
+        app.add_middleware(AccessLog)
+    if meter is not None:
+        meter.install(app)  # outermost: it counts refusals too
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
 

@@ -36,6 +36,9 @@ JSON = "application/json"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _TRUSTED = "tripeaks.trusted_host"
 """Scope key set once the Host header passed the check."""
+OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Answered whatever the Host: a load balancer's probe and Prometheus ask by address. They change
+nothing and show no player's data (health.py); ``/metrics`` checks the client's network itself."""
 
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -87,6 +90,10 @@ class Guard:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
             await send(message)
+
+        if scope["path"] in OPEN_PATHS and scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, with_headers)  # any Host: probes ask by address
+            return
 
         async def send_or_refuse(message: Message) -> None:
             if scope.get(_TRUSTED):

@@ -9,16 +9,18 @@ catalogs; what a route knows is which of those to call.
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
@@ -50,8 +52,12 @@ from tripeaks.web.models import (
     StatsOut,
     StatsPage,
 )
+from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.solving import Solvers
 from tripeaks.web.view import game_state
+
+if TYPE_CHECKING:
+    from tripeaks.web.metrics import Meter
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tripeaks_player"
@@ -71,6 +77,9 @@ class Backend:
     store: Storage
     committer: Committer
     solvers: Solvers
+    limiter: Limiter
+    meter: Meter | None = None
+    """The metrics, when the app serves them (Hosting.metrics)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +89,26 @@ class Caller:
     backend: Backend
     player: str | None
     """The anonymous player id of the cookie, if it looks like one we issued."""
+    scope: Scope
+    """The request's ASGI scope: its client address and scheme, read only by the routes that
+    need them (rate limits, the cookie's ``Secure``)."""
+
+    def refuse_if_limited(self, *kinds: str, player: str | None = None) -> None:
+        """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit.
+
+        ``player`` is the one counted when it is not the cookie's (a new player's first game).
+        """
+        client = self.scope.get("client")
+        address = client[0] if client else None
+        wait = self.backend.limiter.refusal(kinds, player or self.player, address)
+        if wait is None:
+            return
+        if self.backend.meter is not None:
+            for kind in kinds:
+                self.backend.meter.limited.labels(kind).inc()
+        lang = errors.scope_language(self.scope)
+        message = translator(lang)("error.rate_limited", seconds=wait)
+        raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
 
 
 def _caller(request: Request) -> Caller:
@@ -91,7 +120,25 @@ def _caller(request: Request) -> Caller:
     """
     value = request.cookies.get(COOKIE)
     player = value if value and _PLAYER_RE.fullmatch(value) else None
-    return Caller(request.app.state.backend, player)
+    return Caller(request.app.state.backend, player, request.scope)
+
+
+async def _hint_allowed(request: Request) -> AsyncIterator[None]:
+    """The hint route's rate limit, and its count of hints waiting for the solver.
+
+    A dependency of that one route (which is not on the hot path of actions), so that its body
+    stays the solver's business."""
+    caller = _caller(request)
+    caller.refuse_if_limited("hints")
+    meter = caller.backend.meter
+    if meter is None:
+        yield
+        return
+    meter.hints_waiting.inc()
+    try:
+        yield
+    finally:
+        meter.hints_waiting.dec()
 
 
 LangQuery = Annotated[Lang, Query(description="language of every word in the reply")]
@@ -109,6 +156,9 @@ _GAME_ERRORS: dict[int | str, dict[str, Any]] = {
 _WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "a write from another site or origin"},
     415: {"model": ErrorOut, "description": "a write whose body is not application/json"},
+}
+_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "over a rate limit; retry after Retry-After seconds"},
 }
 _ACTION_ERRORS: dict[int | str, dict[str, Any]] = {
     **_GAME_ERRORS,
@@ -188,6 +238,10 @@ async def _act(
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
         raise _refusal(refused, backend.solvers, game_id, lang) from None
+    if backend.meter is not None:
+        backend.meter.actions[action.kind.value].inc()
+        if applied.game.is_won:
+            backend.meter.counted["won"].inc()
     return reply
 
 
@@ -232,7 +286,7 @@ async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery
     "/api/games",
     status_code=201,
     response_model=GameState,
-    responses={**_ERRORS, **_WRITE_ERRORS},
+    responses={**_ERRORS, **_WRITE_ERRORS, **_LIMITED},
 )
 async def new_game(
     request: Request,
@@ -243,24 +297,38 @@ async def new_game(
     backend, player = caller.backend, caller.player
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
+    code = None
     if body.code is not None and body.code.strip():
         try:
             code = GameCode.parse(body.code)
         except InvalidCode:
             raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
-    elif body.winnable_only:
-        found = await run_in_threadpool(backend.solvers.winnable_code, rules)
-        code = found or GameCode.random(rules)
-    else:
-        code = GameCode.random(rules)
     fresh = player is None
     if player is None:
-        player = new_id()
+        player = new_id()  # made now, so that its first game counts against its own limit too
+    winnable = body.winnable_only and code is None  # a typed code never asks the solver
+    caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
+    if code is None and winnable:
+        found = await run_in_threadpool(backend.solvers.winnable_code, rules)
+        code = found or GameCode.random(rules)
+    elif code is None:
+        code = GameCode.random(rules)
     created = backend.store.stage_create(player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)
+    if backend.meter is not None:
+        backend.meter.started[body.rules].inc()
+        if created.lost:
+            backend.meter.counted["lost"].inc(created.lost)
     if fresh:
-        response.set_cookie(COOKIE, player, max_age=COOKIE_AGE, httponly=True, samesite="strict")
+        response.set_cookie(
+            COOKIE,
+            player,
+            max_age=COOKIE_AGE,
+            httponly=True,
+            samesite="strict",
+            secure=caller.scope.get("scheme") == "https",  # direct TLS or a trusted proxy's
+        )
     return response
 
 
@@ -296,9 +364,13 @@ async def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery =
     "/api/games/{game_id}/hint",
     responses={
         **_GAME_ERRORS,
-        429: {"model": ErrorOut, "description": "this player's previous hint is still searched"},
+        429: {
+            "model": ErrorOut,
+            "description": "this player's previous hint is still searched, or over a rate limit",
+        },
         503: {"model": ErrorOut, "description": "the solver is busy or found no answer in time"},
     },
+    dependencies=[Depends(_hint_allowed)],
 )
 async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOut:
     caller = _caller(request)

@@ -1,4 +1,8 @@
-"""``tripeaks serve`` (and plain ``tripeaks``): the app on loopback, opened in the default browser."""
+"""``tripeaks serve`` (and plain ``tripeaks``): the app on loopback, opened in the default browser.
+
+The same command hosts the game for many players (docs/deploy.md): every option can also come from
+a ``TRIPEAKS_*`` environment variable (ENVIRONMENT), for containers and systemd units.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,34 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Mapping
+from ipaddress import ip_network
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tripeaks.i18n import system_language, translator
 
+if TYPE_CHECKING:
+    from tripeaks.web.hosting import Hosting
+
+ENVIRONMENT: dict[str, str] = {
+    "host": "TRIPEAKS_HOST",
+    "port": "TRIPEAKS_PORT",
+    "db": "TRIPEAKS_DB",
+    "allowed_host": "TRIPEAKS_ALLOWED_HOSTS",
+    "no_browser": "TRIPEAKS_NO_BROWSER",
+    "behind_proxy": "TRIPEAKS_BEHIND_PROXY",
+    "forwarded_allow_ips": "TRIPEAKS_FORWARDED_ALLOW_IPS",
+    "max_connections": "TRIPEAKS_MAX_CONNECTIONS",
+    "read_timeout": "TRIPEAKS_READ_TIMEOUT",
+    "limit": "TRIPEAKS_LIMITS",
+    "access_log": "TRIPEAKS_ACCESS_LOG",
+    "metrics": "TRIPEAKS_METRICS",
+    "metrics_allow": "TRIPEAKS_METRICS_ALLOW",
+}
+"""The environment variable of each option; a command-line option wins over its variable. A list
+(allowed hosts, limits, networks) is separated by commas or spaces; a switch is 1/true/yes/on."""
+_YES = frozenset({"1", "true", "yes", "on"})
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DB_VARIABLE = "TRIPEAKS_DB"
@@ -56,6 +83,8 @@ def free_port(host: str, start: int = DEFAULT_PORT, tries: int = PORT_TRIES) -> 
 
 def add_command(subparsers: Any) -> None:
     """Register ``serve`` on the CLI's subparsers."""
+    from tripeaks.web import wire
+
     cmd = subparsers.add_parser("serve", help="play in the browser (the default command)")
     cmd.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (127.0.0.1)")
     cmd.add_argument("--port", type=int, default=None, help="port (8000 or the next free one)")
@@ -84,7 +113,107 @@ def add_command(subparsers: Any) -> None:
         help="also answer to this host name (repeatable); 127.0.0.1, localhost, [::1] and"
         " --host always",
     )
-    cmd.set_defaults(run=run)
+    hosted = cmd.add_argument_group(
+        "hosting for many players", "docs/deploy.md; each also from its TRIPEAKS_* variable"
+    )
+    hosted.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="trust X-Forwarded-For/-Proto from --forwarded-allow-ips (a TLS reverse proxy)",
+    )
+    hosted.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1,::1",
+        metavar="ADDRESSES",
+        help="the proxy's addresses, comma-separated (127.0.0.1,::1)",
+    )
+    hosted.add_argument(
+        "--max-connections",
+        type=int,
+        default=wire.MAX_CONNECTIONS,
+        metavar="N",
+        help=f"open connections at most; more are closed at once ({wire.MAX_CONNECTIONS})",
+    )
+    hosted.add_argument(
+        "--read-timeout",
+        type=float,
+        default=wire.READ_TIMEOUT,
+        metavar="SECONDS",
+        help=f"a request must arrive whole this soon after its first byte ({wire.READ_TIMEOUT:g})",
+    )
+    hosted.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=RATE",
+        help="change a rate limit, e.g. hints_per_player=40/minute or =none (repeatable)",
+    )
+    hosted.add_argument(
+        "--access-log",
+        choices=("json", "off"),
+        default=None,
+        help="one JSON line per request on stderr (json when hosted, else off)",
+    )
+    hosted.add_argument(
+        "--metrics",
+        choices=("on", "off"),
+        default=None,
+        help="serve Prometheus metrics at /metrics (on when hosted, else off)",
+    )
+    hosted.add_argument(
+        "--metrics-allow",
+        action="append",
+        default=[],
+        metavar="NETWORK",
+        help="client networks that may read /metrics (loopback and private ones)",
+    )
+    cmd.set_defaults(run=run, **environment_defaults(os.environ))
+
+
+def environment_defaults(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The options' defaults from ``TRIPEAKS_*`` variables (argparse converts the strings)."""
+    found: dict[str, Any] = {}
+    for option, variable in ENVIRONMENT.items():
+        value = environ.get(variable)
+        if value is None or not value.strip():
+            continue
+        if option in ("allowed_host", "limit", "metrics_allow"):
+            found[option] = value.replace(",", " ").split()
+        elif option in ("no_browser", "behind_proxy"):
+            found[option] = value.strip().lower() in _YES
+        else:
+            found[option] = value.strip()
+    return found
+
+
+def is_hosted(args: argparse.Namespace) -> bool:
+    """Serving many players: on an address other than loopback's, or behind a reverse proxy."""
+    from ipaddress import ip_address
+
+    host: str = args.host
+    if args.behind_proxy:
+        return True
+    try:
+        return not ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host != "localhost"
+
+
+def hosting(args: argparse.Namespace) -> Hosting:
+    """The app's hosted settings from the options; ValueError says which one is wrong."""
+    from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
+    from tripeaks.web.ratelimit import rates
+
+    hosted = is_hosted(args)
+    allow = tuple(args.metrics_allow) or PRIVATE_NETWORKS
+    for network in allow:
+        ip_network(network, strict=False)  # ValueError names it
+    return Hosting(
+        metrics=args.metrics == "on" if args.metrics else hosted,
+        metrics_allow=allow,
+        access_log=args.access_log == "json" if args.access_log else hosted,
+        rates=rates(args.limit) if hosted or args.limit else {},
+    )
 
 
 def database(text: str) -> Path | str:
@@ -96,11 +225,17 @@ def run(args: argparse.Namespace) -> int:
     from tripeaks.web.app import create_app
 
     host: str = args.host
+    try:
+        settings = hosting(args)
+        names = allowed_hosts(host, args.allowed_host)
+    except ValueError as error:
+        _say("serve.bad_option", problem=error)
+        return 2
     port: int = args.port if args.port is not None else free_port(host)
     variable = os.environ.get(DB_VARIABLE)
     db = args.db if args.db is not None else database(variable) if variable else default_db()
     if isinstance(db, str):  # PostgreSQL: every worker shares it, there is nothing to claim
-        return _serve_shared(args, db, host, port)
+        return _serve_shared(args, db, host, port, settings)
     if args.workers != 1:
         _say("serve.workers_need_postgres")
         return 1
@@ -117,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
         _say("serve.db_in_use", db=db, pid=holder)
         return 1
     try:
-        app = create_app(db, allowed_hosts=allowed_hosts(host, args.allowed_host))
+        app = create_app(db, allowed_hosts=names, hosting=settings)
     except (sqlite3.Error, OSError) as error:
         claim.close()
         _say("serve.no_database", db=db, problem=_reason(error))
@@ -127,14 +262,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_shared(args: argparse.Namespace, url: str, host: str, port: int) -> int:
+def _serve_shared(
+    args: argparse.Namespace, url: str, host: str, port: int, settings: Hosting
+) -> int:
     from tripeaks.store import Unavailable
     from tripeaks.store_pg import redacted
     from tripeaks.web.app import create_app
 
     hosts = allowed_hosts(host, args.allowed_host)
     try:
-        app = create_app(url, allowed_hosts=hosts)
+        app = create_app(url, allowed_hosts=hosts, hosting=settings)
     except Unavailable as error:
         _say("serve.no_database", db=redacted(url), problem=str(error).replace("\n", " "))
         return 1
@@ -153,6 +290,10 @@ def _serve_shared(args: argparse.Namespace, url: str, host: str, port: int) -> i
             workers=args.workers,
             log_level="warning",
             access_log=False,
+            http=_guarded(args),
+            proxy_headers=args.behind_proxy,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            server_header=False,
         )
         return 0
     _listen(args, app, host, port, redacted(url))
@@ -163,12 +304,36 @@ def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+def _guarded(args: argparse.Namespace) -> Any:
+    """The HTTP protocol with the head cap, the read deadline and the connection cap (wire.py)."""
+    from tripeaks.web import wire
+
+    return wire.GuardedHttp.limited(
+        read_timeout=args.read_timeout, max_connections=args.max_connections
+    )
+
+
 def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
     import uvicorn
 
+    from tripeaks.web import wire
+
     _settle_the_heap()
     server = uvicorn.Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,  # ours is accesslog.py
+            http=_guarded(args),
+            h11_max_incomplete_event_size=wire.MAX_HEAD,  # if h11 were ever used instead
+            # Not uvicorn's limit_concurrency: it answers 503 only once a head is complete, which
+            # a slow client never sends; the protocol closes connections over the cap at accept.
+            proxy_headers=args.behind_proxy,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            server_header=False,
+        )
     )
     url = _url(host, port)
     _say("serve.started", on_stdout=True, url=url, db=db)

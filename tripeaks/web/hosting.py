@@ -1,0 +1,35 @@
+"""What differs between the local app and a hosted server, in one value the app is made with.
+
+``tripeaks`` on a player's own machine keeps the defaults: no metrics, no access log, no rate
+limits (its one player is not a flood, and the benchmarks drive it as fast as they can).
+``tripeaks serve`` for many players (docs/deploy.md) turns them on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+PRIVATE_NETWORKS: tuple[str, ...] = (
+    "127.0.0.0/8",
+    "::1/128",
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "fc00::/7",
+)
+"""Who may read ``/metrics`` by default: loopback and private networks, where a Prometheus runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """The app's hosted-server settings (docs/deploy.md)."""
+
+    metrics: bool = False
+    """Serve ``/metrics`` and count every request (a little CPU each)."""
+    metrics_allow: tuple[str, ...] = PRIVATE_NETWORKS
+    """Client networks ``/metrics`` answers; others get 403 (the proxy should not pass it on)."""
+    access_log: bool = False
+    """One JSON line per request on stderr."""
+    rates: Mapping[str, str] = field(default_factory=dict)
+    """Rate limits by name (ratelimit.DEFAULT_RATES); none at all when empty."""

@@ -1,0 +1,105 @@
+"""How often one player, and one client address, may start games and ask for hints.
+
+Each new game makes a stored game (and, without a cookie, a new player); a "winnable deals only"
+game and a hint each cost the solver real CPU. Nobody playing meets these limits: they are there
+for scripts. The counting is the ``limits`` library's moving window, in this process's memory: with
+several workers each counts on its own (docs/deploy.md, "Rate limits", says how to share them).
+The local app (one player, on loopback) has none unless asked for (serve.hosting).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Mapping
+from ipaddress import IPv6Address, ip_address
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+DEFAULT_RATES: Mapping[str, str] = {
+    "games_per_player": "30/minute;300/hour",
+    "games_per_address": "120/minute;1500/hour",
+    "winnable_per_player": "10/minute;100/hour",
+    "winnable_per_address": "40/minute;500/hour",
+    "hints_per_player": "40/minute;600/hour",
+    "hints_per_address": "200/minute;3000/hour",
+}
+"""A rate per kind of request and whom it counts, in the ``limits`` notation (``N/unit`` with
+``;`` between several). A quick player starts a game every minute or two and asks a few hints a
+game; a home or a school behind one address is tens of players. docs/deploy.md has the reasons;
+``--limit NAME=RATE`` (or ``none``) changes one."""
+OFF = frozenset({"none", "off", ""})
+KINDS = ("games", "winnable", "hints")
+
+
+def rates(overrides: Iterable[str] = ()) -> dict[str, str]:
+    """DEFAULT_RATES with ``NAME=RATE`` overrides; ValueError names a bad one."""
+    chosen = dict(DEFAULT_RATES)
+    for text in overrides:
+        name, sep, rate = text.partition("=")
+        name, rate = name.strip(), rate.strip()
+        if not sep or name not in DEFAULT_RATES:
+            raise ValueError(f"not NAME=RATE with NAME one of {', '.join(DEFAULT_RATES)}: {text!r}")
+        if rate.lower() not in OFF:
+            try:
+                parse_many(rate)
+            except ValueError:
+                raise ValueError(f"not a rate such as 30/minute: {rate!r}") from None
+        chosen[name] = rate
+    return chosen
+
+
+class Limiter:
+    """The app's counters: one moving window per rate, kind of request and player or address."""
+
+    def __init__(self, chosen: Mapping[str, str] = DEFAULT_RATES) -> None:
+        self._windows = MovingWindowRateLimiter(MemoryStorage())
+        self._items: dict[str, list[RateLimitItem]] = {
+            name: parse_many(rate) for name, rate in chosen.items() if rate.lower() not in OFF
+        }
+
+    def refusal(self, kinds: Iterable[str], player: str | None, address: str | None) -> int | None:
+        """Count one request of each kind; None if all are within their limits, else the seconds
+        to wait (and then nothing was counted, so a refused request costs the player nothing)."""
+        if not self._items:
+            return None
+        checks: list[tuple[RateLimitItem, str, str]] = []
+        for kind in kinds:
+            for whom, key in (("player", player), ("address", network(address))):
+                if key is not None:
+                    name = f"{kind}_per_{whom}"
+                    checks.extend((item, name, key) for item in self._items.get(name, ()))
+        full = [check for check in checks if not self._windows.test(*check)]
+        if full:
+            now = time.time()
+            resets = (self._windows.get_window_stats(*check).reset_time for check in full)
+            return max(1, math.ceil(max(resets) - now))
+        for check in checks:
+            self._windows.hit(*check)
+        return None
+
+
+def network(address: str | None) -> str | None:
+    """What one client is: its IPv4 address, or its IPv6 /64 (one home gets a whole /64).
+
+    None, so not limited by address, for loopback: that is the player at the machine itself, or
+    a reverse proxy on it that was not declared with ``--behind-proxy``, through which every
+    player would share one address (and one limit).
+    """
+    if not address:
+        return None
+    try:
+        parsed = ip_address(address)
+    except ValueError:
+        return address
+    if parsed.is_loopback or (
+        isinstance(parsed, IPv6Address)
+        and parsed.ipv4_mapped is not None
+        and parsed.ipv4_mapped.is_loopback
+    ):
+        return None
+    if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is None:
+        return f"{IPv6Address(int(parsed) >> 64 << 64)}/64"
+    return str(parsed.ipv4_mapped if isinstance(parsed, IPv6Address) else parsed)

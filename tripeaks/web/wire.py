@@ -1,0 +1,147 @@
+"""What the server takes from a connection before any route sees it: a small head, sent promptly.
+
+uvicorn's C parser (httptools) caps nothing: a 128 MB header is read to the end (the server grows by
+as much, and the parse stalls every player), a client may trickle a request a byte at a time for as
+long as it likes, and a connection that sends nothing is never closed. :class:`GuardedHttp` is that
+protocol with three limits added, each checked on data the parser is fed anyway (no timer per byte,
+nothing on the route path but one timer per request):
+
+- a request's line and headers over MAX_HEAD bytes: 431 and the connection closed;
+- a request not fully received READ_TIMEOUT seconds after its first byte: the connection closed;
+- a new connection that sends nothing: closed after uvicorn's keep-alive timeout, as an idle one;
+- beyond ``max_connections`` open connections, a new one is closed at once (its file descriptor is
+  given back right away, not after a timeout).
+
+docs/deploy.md, "Slow and oversized requests", says why these numbers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.config import Config
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.server import ServerState
+
+from tripeaks.i18n import DEFAULT_LANGUAGE, translator
+
+MAX_HEAD = 16 * 1024
+"""Bytes of request line and headers; the page's requests carry well under 1 KB (one cookie).
+The same as h11's default and nginx's ``large_client_header_buffers`` of 2 x 8k."""
+READ_TIMEOUT = 10.0
+"""Seconds from a request's first byte until the whole of it (head and body) must have arrived.
+A phone on a poor line sends a 1 KB request in well under a second; nginx's own client header
+timeout is 60 s, but nginx holds a slow client for us when it is in front."""
+MAX_CONNECTIONS = 1000
+"""Open connections per worker; a browser keeps about six to one server."""
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a capped head, a read deadline and a connection cap."""
+
+    max_head = MAX_HEAD
+    read_timeout = READ_TIMEOUT
+    max_connections = MAX_CONNECTIONS
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self._head = 0
+        """Bytes received since the current request began, while its head is incomplete."""
+        self._in_head = True
+        self._deadline: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def limited(
+        cls,
+        max_head: int = MAX_HEAD,
+        read_timeout: float = READ_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+    ) -> type[GuardedHttp]:
+        """A subclass with other limits, for uvicorn's ``http=`` (which takes a class)."""
+        return type(
+            "GuardedHttp",
+            (cls,),
+            {
+                "max_head": max_head,
+                "read_timeout": read_timeout,
+                "max_connections": max_connections,
+            },
+        )
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.abort()  # connection_lost follows and forgets it
+            return
+        # Idle from the start: uvicorn arms this only after a first response.
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_deadline()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._head += len(data)
+        super().data_received(data)
+        if self._in_head and self._head > self.max_head and not self.transport.is_closing():
+            self._refuse_head()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head = True
+        self._stop_deadline()
+        self._deadline = self.loop.call_later(self.read_timeout, self._too_slow)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._head = 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._stop_deadline()
+        self._in_head = True
+        super().on_message_complete()
+
+    def _stop_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        """The request did not arrive in time: close (a reply might never be read either)."""
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _refuse_head(self) -> None:
+        self._stop_deadline()
+        self.transport.write(_HEAD_TOO_LARGE)
+        self.transport.close()
+
+
+def _head_too_large() -> bytes:
+    """The 431 reply, as docs/api.md's Error (the query's language is not known yet)."""
+    import json
+
+    message = translator(DEFAULT_LANGUAGE)("error.head_too_large")
+    body = json.dumps(
+        {"error": {"reason": "head_too_large", "message": message}, "state": None}
+    ).encode()
+    return (
+        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        b"content-type: application/json\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+    )
+
+
+_HEAD_TOO_LARGE = _head_too_large()
