@@ -13,7 +13,6 @@ process (the tests make many) count apart.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from ipaddress import ip_address, ip_network
 
@@ -26,8 +25,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Scope
 
+from tripeaks.web.observe import AfterReply
 from tripeaks.web.solving import Solvers
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25)
@@ -129,30 +129,15 @@ class Meter:
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
 
-class RequestMetrics:
+class RequestMetrics(AfterReply):
     """Time each request and count it by the route that answered it (``none`` when no route did)."""
 
     def __init__(self, app: ASGIApp, meter: Meter) -> None:
-        self.app = app
+        super().__init__(app)
         self.meter = meter
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500
-
-        async def noting_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, noting_status)
-        finally:
-            route = scope.get("route")
-            handler = getattr(route, "path_format", None) or "none"
-            if handler not in UNCOUNTED:
-                self.meter.request(handler, scope["method"], status, time.perf_counter() - started)
+    def finished(self, scope: Scope, status: int, seconds: float) -> None:
+        route = scope.get("route")
+        handler = getattr(route, "path_format", None) or "none"
+        if handler not in UNCOUNTED:
+            self.meter.request(handler, scope["method"], status, seconds)
