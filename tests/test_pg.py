@@ -389,3 +389,29 @@ def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
     done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 1
     assert done.stderr == translator("en")("serve.workers_need_postgres") + "\n"
+
+
+def test_the_workers_apps_get_the_hosted_settings(postgres: str) -> None:
+    """--workers makes each worker's app from the environment: the hosted settings reach it too
+    (each worker answers /metrics; the limits, per process, are in Hosting's round trip test)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", str(port)]
+    argv += ["--workers", "2", "--metrics", "on"]
+    server = subprocess.Popen(
+        [*argv, "--db", postgres], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while len(children(server.pid)) < 2 or not answers(base):
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        for _ in range(6):  # new connections: both workers answer some
+            metrics = httpx.get(f"{base}/metrics")
+            assert metrics.status_code == 200 and "http_requests_total" in metrics.text
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

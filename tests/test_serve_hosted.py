@@ -219,3 +219,17 @@ def test_the_access_log_line_for_any_request(tmp_path: Path) -> None:
 
 def serve_hash(player: str) -> str:
     return hashlib.sha256(player.encode()).hexdigest()[:16]
+
+
+def test_hosted_settings_go_to_worker_processes_unchanged() -> None:
+    from tripeaks.web.hosting import Hosting
+    from tripeaks.web.ratelimit import rates
+
+    settings = Hosting(
+        metrics=True,
+        metrics_allow=("10.0.0.0/8",),
+        access_log=True,
+        rates=rates(["hints_per_player=5/minute"]),
+    )
+    assert Hosting.from_json(settings.to_json()) == settings
+    assert Hosting.from_json(Hosting().to_json()) == Hosting()

@@ -82,10 +82,16 @@ def create_app(
 
 def from_environment() -> FastAPI:
     """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
-    the database and host names come from the environment serve.py set before starting them."""
+    the database, host names and hosted settings come from the environment serve.py set before
+    starting them."""
     from tripeaks.web import serve
 
     hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
-    app = create_app(os.environ[serve.DB_VARIABLE], allowed_hosts=hosts or guard.DEFAULT_HOSTS)
+    settings = os.environ.get(serve.HOSTING_VARIABLE)
+    app = create_app(
+        os.environ[serve.DB_VARIABLE],
+        allowed_hosts=hosts or guard.DEFAULT_HOSTS,
+        hosting=Hosting.from_json(settings) if settings else None,
+    )
     serve._settle_the_heap()
     return app

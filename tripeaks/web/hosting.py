@@ -7,8 +7,9 @@ limits (its one player is not a flood, and the benchmarks drive it as fast as th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 PRIVATE_NETWORKS: tuple[str, ...] = (
     "127.0.0.0/8",
@@ -33,3 +34,17 @@ class Hosting:
     """One JSON line per request on stderr."""
     rates: Mapping[str, str] = field(default_factory=dict)
     """Rate limits by name (ratelimit.DEFAULT_RATES); none at all when empty."""
+
+    def to_json(self) -> str:
+        """The settings as text, for worker processes that make their own app (--workers)."""
+        return json.dumps({**asdict(self), "rates": dict(self.rates)})
+
+    @classmethod
+    def from_json(cls, text: str) -> Hosting:
+        found = json.loads(text)
+        return cls(
+            metrics=bool(found["metrics"]),
+            metrics_allow=tuple(found["metrics_allow"]),
+            access_log=bool(found["access_log"]),
+            rates=dict(found["rates"]),
+        )

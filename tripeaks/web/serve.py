@@ -50,6 +50,8 @@ DB_VARIABLE = "TRIPEAKS_DB"
 WORKERS_VARIABLE = "TRIPEAKS_WORKERS"
 HOSTS_VARIABLE = "TRIPEAKS_SERVED_HOSTS"
 """How ``--workers`` hands the host names to its worker processes (app.from_environment)."""
+HOSTING_VARIABLE = "TRIPEAKS_SERVED_HOSTING"
+"""... and the hosted settings (metrics, access log, rate limits), as Hosting.to_json."""
 PORT_TRIES = 100
 GC_THRESHOLDS = (10_000, 10, 100)
 """Python's default (700, 10, 10) runs a young collection every 700 new objects, ~25 times a
@@ -278,9 +280,13 @@ def _serve_shared(
     if args.workers > 1:  # each worker process makes its own app (and pool) from the environment
         import uvicorn
 
+        from tripeaks.web import wire
+
         app.state.backend.store.close()  # it made the tables and proved the database is there
         app.state.backend.solvers.close()
         os.environ[DB_VARIABLE], os.environ[HOSTS_VARIABLE] = url, ",".join(hosts)
+        os.environ[HOSTING_VARIABLE] = settings.to_json()
+        os.environ[wire.WORKER_LIMITS_VARIABLE] = f"{args.read_timeout},{args.max_connections}"
         _say("serve.started", on_stdout=True, url=_url(host, port), db=redacted(url))
         uvicorn.run(
             "tripeaks.web.app:from_environment",
@@ -290,7 +296,8 @@ def _serve_shared(
             workers=args.workers,
             log_level="warning",
             access_log=False,
-            http=_guarded(args),
+            http="tripeaks.web.wire:WorkerHttp",
+            h11_max_incomplete_event_size=wire.MAX_HEAD,
             proxy_headers=args.behind_proxy,
             forwarded_allow_ips=args.forwarded_allow_ips,
             server_header=False,

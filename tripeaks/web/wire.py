@@ -18,6 +18,7 @@ docs/deploy.md, "Slow and oversized requests", says why these numbers.
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from uvicorn.config import Config
@@ -127,6 +128,24 @@ class GuardedHttp(HttpToolsProtocol):
         self._stop_deadline()
         self.transport.write(_HEAD_TOO_LARGE)
         self.transport.close()
+
+
+WORKER_LIMITS_VARIABLE = "TRIPEAKS_SERVED_WIRE"
+"""How ``serve --workers`` hands its read timeout and connection cap to the worker processes."""
+
+
+def _worker_limits() -> tuple[float, int]:
+    text = os.environ.get(WORKER_LIMITS_VARIABLE, "")
+    timeout, _, connections = text.partition(",")
+    return float(timeout or READ_TIMEOUT), int(connections or MAX_CONNECTIONS)
+
+
+class WorkerHttp(GuardedHttp):
+    """GuardedHttp in a worker process of ``serve --workers``, with the limits serve.py put in the
+    environment before starting it: uvicorn names the class by its import path (it pickles its
+    settings for the workers, and a class made at run time cannot be pickled)."""
+
+    read_timeout, max_connections = _worker_limits()
 
 
 def _head_too_large() -> bytes:
