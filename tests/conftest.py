@@ -1,43 +1,63 @@
 """Fixtures every API test module shares (helpers to import live in test_api_support.py).
 
 The API runs on both databases: ``database`` is a fresh SQLite file or a fresh schema in the
-PostgreSQL cluster that ``make test`` starts (tests/pg_cluster.sh) and names in TRIPEAKS_TEST_PG.
+PostgreSQL cluster that ``make test`` starts (tests/pg_cluster.sh) and names in TRIPEAKS_TEST_PG;
+a run without it starts a cluster of its own the same way, so the PostgreSQL tests always run.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import secrets
+import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import PG_URL, api
+from test_api_support import CLUSTER, PG_VARIABLE, api, pg_url
 
 DATABASES = ("sqlite", "postgres")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("CI") == "true" and not PG_URL:
+    """Make sure a PostgreSQL cluster is there before any test: ``make test``'s, or one made here
+    (in the main process only: xdist's workers inherit its URL from the environment)."""
+    if os.environ.get(PG_VARIABLE) or hasattr(config, "workerinput"):
+        return
+    if os.environ.get("CI") == "true":
         raise pytest.UsageError(
-            "CI=true but TRIPEAKS_TEST_PG is not set: the PostgreSQL runs would not run."
-            " `make test` starts a throwaway cluster and sets it."
+            f"CI=true but {PG_VARIABLE} is not set: `make test` starts the throwaway cluster."
         )
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        raise pytest.UsageError(
+            "PostgreSQL is not installed: `make test` installs it (or set TRIPEAKS_TEST_PG)."
+        )
+    folder = tempfile.mkdtemp(prefix="tripeaks-pg-")  # /tmp: the postgres user must reach it
+    started = subprocess.run(
+        ["sh", str(CLUSTER), "start", folder], capture_output=True, text=True, timeout=120
+    )
+    if started.returncode != 0:
+        raise pytest.UsageError(f"could not start a PostgreSQL cluster: {started.stderr}")
+    os.environ[PG_VARIABLE] = started.stdout.strip()
+    config.add_cleanup(
+        lambda: subprocess.run(["sh", str(CLUSTER), "stop", folder], capture_output=True)
+    )
 
 
 def fresh_schema() -> str:
     """A URL of the test cluster whose tables live in a schema of their own (made here)."""
     import psycopg
 
-    if not PG_URL:
-        pytest.skip("no PostgreSQL here: TRIPEAKS_TEST_PG is unset (`make test` sets it)")
+    url = pg_url()
     schema = f"t_{secrets.token_hex(8)}"
-    with psycopg.connect(PG_URL, autocommit=True) as db:
+    with psycopg.connect(url, autocommit=True) as db:
         db.execute(f"CREATE SCHEMA {schema}")  # type: ignore[arg-type]
-    joiner = "&" if "?" in PG_URL else "?"
-    return f"{PG_URL}{joiner}options={quote(f'-csearch_path={schema}', safe='')}"
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}', safe='')}"
 
 
 @pytest.fixture(params=DATABASES)

@@ -21,8 +21,18 @@ WIN_CODE = "TP1-E-AAABUWI"
 """An Easy deal the tests' small search wins at once."""
 STUCK_CODE = "TP1-E-AABPSMK"
 """Drawing all 23 stock cards leaves this deal stuck."""
-PG_URL = os.environ.get("TRIPEAKS_TEST_PG", "")
-"""The throwaway PostgreSQL cluster's database (``make test`` starts it and sets this)."""
+CLUSTER = Path(__file__).parent / "pg_cluster.sh"
+"""Starts and stops a throwaway PostgreSQL cluster (make test, conftest.py, test_pg.py)."""
+PG_VARIABLE = "TRIPEAKS_TEST_PG"
+"""Names the throwaway PostgreSQL cluster's database: ``make test`` starts one and sets it, and a
+bare ``pytest`` starts its own (conftest.py); no PostgreSQL test is ever skipped."""
+
+
+def pg_url() -> str:
+    """The test cluster's URL (set before any test runs)."""
+    return os.environ[PG_VARIABLE]
+
+
 BASE_URL = "http://127.0.0.1"
 """TestClient's own host name (testserver) is not one the app answers to."""
 

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import BASE_URL, PG_URL, WIN_CODE, api, new_game, send
+from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
 
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
@@ -33,7 +33,6 @@ from tripeaks.store_pg import PgStore, redacted
 from tripeaks.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
-CLUSTER = ROOT / "tests" / "pg_cluster.sh"
 P = "p" * 22
 
 
@@ -203,8 +202,6 @@ def own_cluster() -> Iterator[tuple[str, Path]]:
 
     In a folder of /tmp, not pytest's: the postgres user must reach it, and its socket's path
     must stay short."""
-    if not PG_URL:
-        pytest.skip("no PostgreSQL here: TRIPEAKS_TEST_PG is unset (`make test` sets it)")
     folder = Path(tempfile.mkdtemp(prefix="tripeaks-pg-"))
     url = cluster("start", folder)
     try:
