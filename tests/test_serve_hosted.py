@@ -33,6 +33,7 @@ def test_every_option_can_come_from_the_environment(
         "TRIPEAKS_HOST": "0.0.0.0",
         "TRIPEAKS_PORT": "8123",
         "TRIPEAKS_DB": str(tmp_path / "games.db"),
+        "TRIPEAKS_WORKERS": "3",
         "TRIPEAKS_ALLOWED_HOSTS": "games.example.org, *.example.net",
         "TRIPEAKS_NO_BROWSER": "1",
         "TRIPEAKS_BEHIND_PROXY": "yes",
@@ -49,6 +50,7 @@ def test_every_option_can_come_from_the_environment(
         monkeypatch.setenv(name, value)
     args = parsed(monkeypatch, ["serve"])
     assert (args.host, args.port, args.db) == ("0.0.0.0", 8123, tmp_path / "games.db")
+    assert args.workers == 3
     assert args.allowed_host == ["games.example.org", "*.example.net"]
     assert args.no_browser and args.behind_proxy
     assert (args.forwarded_allow_ips, args.max_connections, args.read_timeout) == (

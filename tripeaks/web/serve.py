@@ -29,6 +29,7 @@ ENVIRONMENT: dict[str, str] = {
     "host": "TRIPEAKS_HOST",
     "port": "TRIPEAKS_PORT",
     "db": "TRIPEAKS_DB",
+    "workers": "TRIPEAKS_WORKERS",
     "allowed_host": "TRIPEAKS_ALLOWED_HOSTS",
     "no_browser": "TRIPEAKS_NO_BROWSER",
     "behind_proxy": "TRIPEAKS_BEHIND_PROXY",
@@ -45,9 +46,9 @@ ENVIRONMENT: dict[str, str] = {
 _YES = frozenset({"1", "true", "yes", "on"})
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-DB_VARIABLE = "TRIPEAKS_DB"
+DB_VARIABLE = ENVIRONMENT["db"]
 """The environment variable that names the database when ``--db`` is not given (containers)."""
-WORKERS_VARIABLE = "TRIPEAKS_WORKERS"
+WORKERS_VARIABLE = ENVIRONMENT["workers"]
 HOSTS_VARIABLE = "TRIPEAKS_SERVED_HOSTS"
 """How ``--workers`` hands the host names to its worker processes (app.from_environment)."""
 HOSTING_VARIABLE = "TRIPEAKS_SERVED_HOSTING"
@@ -102,7 +103,7 @@ def add_command(subparsers: Any) -> None:
     cmd.add_argument(
         "--workers",
         type=int,
-        default=int(os.environ.get(WORKERS_VARIABLE) or 1),
+        default=1,
         metavar="N",
         help=f"worker processes, PostgreSQL only (default: ${WORKERS_VARIABLE}, else 1)",
     )
@@ -234,8 +235,7 @@ def run(args: argparse.Namespace) -> int:
         _say("serve.bad_option", problem=error)
         return 2
     port: int = args.port if args.port is not None else free_port(host)
-    variable = os.environ.get(DB_VARIABLE)
-    db = args.db if args.db is not None else database(variable) if variable else default_db()
+    db = args.db if args.db is not None else default_db()  # --db, else $TRIPEAKS_DB (argparse)
     if isinstance(db, str):  # PostgreSQL: every worker shares it, there is nothing to claim
         return _serve_shared(args, db, host, port, settings)
     if args.workers != 1:
