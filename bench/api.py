@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import socket
 import statistics
@@ -36,12 +37,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(db: Path) -> Iterator[str]:
-    """The real server as a child process on loopback; yields its base URL."""
+def serving(db: Path, root: Path = ROOT) -> Iterator[tuple[str, int]]:
+    """A checkout's real server as a child process on loopback; yields its base URL and pid."""
     port = free_port()
     command = [sys.executable, "-m", "tripeaks", "serve", "--no-browser"]
     command += ["--port", str(port), "--db", str(db)]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -50,10 +52,17 @@ def server(db: Path) -> Iterator[str]:
                 break
             except httpx.TransportError:
                 time.sleep(0.05)
-        yield base
+        yield base, process.pid
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextmanager
+def server(db: Path) -> Iterator[str]:
+    """This checkout's real server; yields its base URL."""
+    with serving(db) as (base, _pid):
+        yield base
 
 
 class RawHttp:

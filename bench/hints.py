@@ -17,45 +17,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
-from api import RawHttp, free_port, percentile
+from api import RawHttp, percentile, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the in-process figures are this checkout's
-
-
-@contextmanager
-def server(root: Path, db: Path) -> Iterator[tuple[str, int]]:
-    """The checkout's server as a child process on loopback; yields its base URL and pid."""
-    port = free_port()
-    command = [sys.executable, "-m", "tripeaks", "serve", "--no-browser"]
-    command += ["--port", str(port), "--db", str(db)]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                httpx.get(base + "/api/layout", timeout=1.0)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield base, process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 class Player:
@@ -187,7 +160,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals to fill the worker with")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, server(args.root, Path(tmp) / "b.db") as (base, pid):
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        serving(Path(tmp) / "b.db", args.root) as (base, pid),
+    ):
         asyncio.run(play(base, 2, args.follow, args.seed + 1, []))  # warm-up: the worker starts
         record: list[tuple[str, list[str]]] = []
         times = asyncio.run(play(base, args.games, args.follow, args.seed, record))
