@@ -411,11 +411,9 @@ class Game:
         self._remember(action)
         self.present &= ~(1 << pos)
         self.discard.append(card)
-        self.score = scoring.add(self.score, scoring.MOVE)
-        peak: int | None = None
-        if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
-            peak = PEAK_OF[pos]
-            self.score = scoring.add(self.score, scoring.PEAK_BONUS)
+        emptied = not self.present & PEAK_MASKS[PEAK_OF[pos]]
+        peak = PEAK_OF[pos] if emptied else None
+        self.score = scoring.after_removal(self.score, emptied)
         self.streak += 1
         self.longest_streak = max(self.longest_streak, self.streak)
         revealed = tuple(q for q in COVERS[pos] if self.is_free(q))
@@ -435,7 +433,7 @@ class Game:
         card = self.deal.stock[self.drawn]
         self.drawn += 1
         self.discard.append(card)
-        self.score = scoring.add(self.score, scoring.MOVE)
+        self.score = scoring.after_draw(self.score)
         self.streak = 0
         return self._turn(DRAW, card, Place.STOCK, Place.DISCARD, None, before)
 

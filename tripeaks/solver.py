@@ -384,17 +384,16 @@ def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
 
 
 def _line_score(game: Game, steps: bytes) -> int:
-    """The score the engine reports after the compiled line ``steps``, counted from the scoring
-    table (tripeaks/score.py) without replaying: every action costs MOVE, and a removal that
-    empties its peak earns PEAK_BONUS after its cost (docs/rules.md §3). A replay through the
+    """The score the engine reports after the compiled line ``steps``, by the engine's own scoring
+    of a draw and a play (tripeaks/score.py) without replaying the game: a replay through the
     engine costs a millisecond; the tests replay every line and compare."""
     score, present = game.score, game.present
     for step in steps:
-        score = scoring.add(score, scoring.MOVE)
-        if step != _DRAW_BYTE:
+        if step == _DRAW_BYTE:
+            score = scoring.after_draw(score)
+        else:
             present &= ~(1 << step)
-            if not present & PEAK_MASKS[PEAK_OF[step]]:
-                score = scoring.add(score, scoring.PEAK_BONUS)
+            score = scoring.after_removal(score, not present & PEAK_MASKS[PEAK_OF[step]])
     return score
 
 
