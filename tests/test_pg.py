@@ -412,3 +412,26 @@ def test_the_workers_apps_get_the_hosted_settings(postgres: str) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://tp:s3cret@db.example/tp", "postgresql://tp:***@db.example/tp"),
+        (
+            "postgresql://db/tp?sslmode=require&password=s3cret",
+            "postgresql://db/tp?sslmode=require&password=***",
+        ),
+        (
+            "postgresql:///tp?host=/run/pg&PASSWORD=s3cret",
+            "postgresql:///tp?host=/run/pg&PASSWORD=***",
+        ),
+        (
+            "postgresql://tp@db/tp?application_name=a%20b",
+            "postgresql://tp@db/tp?application_name=a%20b",
+        ),
+    ],
+)
+def test_the_console_never_shows_a_password(url: str, shown: str) -> None:
+    """libpq takes the password in the user part or as a query parameter: both are masked."""
+    assert redacted(url) == shown

@@ -101,10 +101,14 @@ _TOTALS_UPSERT = (
 _RESULTS = "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
 _LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
 _MOVE = (
-    "UPDATE games SET version = ?, moves = ?, score = ?, status = ?, settled = ?"
+    "UPDATE games SET version = ?, moves = ?, score = ?, status = ?{}"
     " WHERE id = ? AND version = ? AND settled = 0"
 )
 """An action's own version check: it matches no row once the game has moved on elsewhere."""
+_PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
+"""A move that does not end the game leaves ``settled`` out of its SET: naming an indexed column
+makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
+sync; PostgreSQL loses its in-page update)."""
 
 _MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
 """Columns added since the first SQLite schema: a database made before them gets them at start-up."""
@@ -372,10 +376,10 @@ class Storage:
             raise ActionRefused(game.copy(), refusal) from None
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
-        row = (seq + 1, game.moves, game.score, game.status.value, int(won), game_id, seq)
+        row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
 
         def write(db: Db) -> None:
-            if not db.execute(_MOVE, row).rowcount:
+            if not db.execute(_WON if won else _PLAYED, row).rowcount:
                 raise _MovedOn(game_id)  # before anything of this change was written
             db.execute(
                 "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",

@@ -9,6 +9,7 @@ applied to, so two workers taking actions on one game at once store one and refu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -57,13 +58,16 @@ class _Connection:
 
 
 def redacted(url: str) -> str:
-    """The URL without its password, for the console and logs."""
+    """The URL without its password, for the console and logs: in the user part or a query
+    parameter (libpq takes ``?password=`` too)."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        url = urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    return _QUERY_PASSWORD.sub(r"\1***", url)
+
+
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
 
 
 class PgStore(Storage):
