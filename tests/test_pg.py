@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
@@ -78,6 +79,23 @@ def test_a_change_through_one_worker_is_seen_by_the_other(
     assert back.status_code == 200 and back.json()["version"] == 2
     again = send(one, back.json(), DRAW)  # and one's, though it holds the game at version 1
     assert again.status_code == 200 and again.json()["version"] == 3
+
+
+def test_a_read_waiting_on_the_database_stalls_no_other_request(postgres: str) -> None:
+    """A query that waits (here on a table lock) runs in a thread: the worker's event loop goes
+    on answering everyone else meanwhile, and the read answers once the database does."""
+    with TestClient(create_app(postgres), base_url=BASE_URL) as client:
+        state = new_game(client, WIN_CODE)
+        with ThreadPoolExecutor(2) as pool, psycopg.connect(postgres) as blocker:
+            blocker.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # held until commit
+            waiting = pool.submit(client.get, f"/api/games/{state['id']}")
+            time.sleep(0.3)  # the read is now inside PostgreSQL, waiting for the lock
+            other = pool.submit(client.get, "/healthz")
+            assert other.result(timeout=10).status_code == 200
+            assert not waiting.done()
+            blocker.commit()
+            read = waiting.result(timeout=10)
+        assert read.status_code == 200 and read.json()["version"] == 0
 
 
 def test_a_stale_version_is_refused_even_when_this_worker_had_not_heard(
