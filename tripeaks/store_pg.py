@@ -117,5 +117,8 @@ class PgStore(Storage):
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
 
+    def _is_crossed(self, error: BaseException) -> bool:
+        return isinstance(error, psycopg.errors.DeadlockDetected)
+
     def _lock_player(self, db: Db, player: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (player,))
