@@ -113,6 +113,7 @@ _PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
 """A move that does not end the game leaves ``settled`` out of its SET: naming an indexed column
 makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
 sync; PostgreSQL loses its in-page update)."""
+_LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
 
 _MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
 """Columns added since the first SQLite schema: a database made before them gets them at start-up."""
@@ -388,12 +389,8 @@ class Storage:
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
 
         def write(db: Db) -> None:
-            if not db.execute(_WON if won else _PLAYED, row).rowcount:
+            if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
-            db.execute(
-                "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
-                (game_id, seq, str(action), request_id),
-            )
             if won:
                 self._count(db, record.player, game_id, game, "won")
 
@@ -710,6 +707,14 @@ class Storage:
                 if game.leaving_counts_as_loss:
                     self._count(db, player, game_id, game, "lost")
                 return
+
+    def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
+        """Store one action: the game row, if still at the action's version, then its log line.
+        False, with nothing written, when the game moved on elsewhere."""
+        if not db.execute(_WON if won else _PLAYED, row).rowcount:
+            return False
+        db.execute(_LOG, logged)
+        return True
 
     def _count(self, db: Db, player: str, game_id: str, game: Game, outcome: str) -> None:
         """One result per game: a game settled once is never counted again."""

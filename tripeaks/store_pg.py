@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tripeaks.store import SCHEMA, Db, Rows, Storage, Unavailable
+from tripeaks.store import _LOG, _PLAYED, _WON, SCHEMA, Db, Rows, Storage, Unavailable
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -39,6 +39,14 @@ _SCHEMA = tuple(
     if statement.strip()
 )
 """The tables of tripeaks/store.py's schema, in PostgreSQL's words: one schema, two dialects."""
+
+_MOVE_AND_LOG = {
+    won: f"WITH moved AS ({update} RETURNING 1) "
+    + _LOG.replace(" VALUES (?, ?, ?, ?)", " SELECT ?, ?, ?, ? FROM moved")
+    for won, update in ((False, _PLAYED), (True, _WON))
+}
+"""An action's UPDATE and its log line in one statement: the line is inserted only if the UPDATE
+matched (the game was still at the action's version), so its row count says which."""
 
 
 @cache
@@ -116,6 +124,10 @@ class PgStore(Storage):
 
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
+
+    def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
+        """The same two statements as one: a round trip less for every action of a commit."""
+        return bool(db.execute(_MOVE_AND_LOG[won], (*row, *logged)).rowcount)
 
     def _is_crossed(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.errors.DeadlockDetected)
