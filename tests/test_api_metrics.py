@@ -76,6 +76,21 @@ def test_actions_games_and_requests_are_counted(app: object) -> None:
     )
 
 
+def test_a_retried_action_is_counted_once(app: object) -> None:
+    """A retry after a lost reply (the same request id) is answered again, not taken again: the
+    counters count the action and the win it made once."""
+    with TestClient(app, base_url=BASE_URL) as client:  # type: ignore[arg-type]
+        line = winning_line()
+        before_last = play_line(client, new_game(client, WIN_CODE), line[:-1])[-1]
+        for _ in range(2):
+            won = send(client, before_last, line[-1], request_id="last-card")
+            assert won.status_code == 200 and won.json()["status"] == "won"
+    samples = scrape(app)
+    plays = sum(1 for action in line if action.pos is not None)
+    assert samples[("tripeaks_actions_total", (("kind", "play"),))] == plays
+    assert samples[("tripeaks_games_counted_total", (("outcome", "won"),))] == 1
+
+
 def test_metrics_are_for_the_operators_network_only(app: object) -> None:
     with TestClient(app, base_url=BASE_URL, client=("203.0.113.5", 5000)) as stranger:  # type: ignore[arg-type]
         reply = stranger.get("/metrics?lang=fi")

@@ -232,6 +232,8 @@ class Applied:
     game: Game
     """A snapshot: nobody else changes it, so a reply can be shaped from it outside any lock."""
     done: Future[None]
+    again: bool = False
+    """A retry of an action taken before (same request id): answered again, not taken twice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,7 +626,7 @@ class Storage:
         assert code is not None
         log = record.game.actions
         before = Game.replay(code, log[: seen.seq])
-        return Applied(before.act(log[seen.seq]), before, seen.done)
+        return Applied(before.act(log[seen.seq]), before, seen.done, again=True)
 
     def _leave_unfinished(self, player: str) -> list[tuple[Record, bool]]:
         """Leave every game of the player that is not over: (record, whether it counts as lost)."""

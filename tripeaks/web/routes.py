@@ -252,7 +252,7 @@ async def _act(
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
         raise _refusal(refused, backend.solvers, game_id, lang) from None
-    if backend.meter is not None:
+    if backend.meter is not None and not applied.again:  # a retry was counted the first time
         backend.meter.actions[action.kind.value].inc()
         if applied.game.is_won:
             backend.meter.counted["won"].inc()
