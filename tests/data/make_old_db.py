@@ -6,6 +6,9 @@ Run it with the old checkout first on the path (see README.md here), e.g. for co
     PYTHONPATH=/work/wt-old:/work/wt-old/tests python tests/data/make_old_db.py \
         tests/data/tripeaks-23cbfb5.db
 
+With ``--pg-schema URL OUT.json`` (tests/ of this checkout on the path too) it records instead the
+schema that the old PgStore made on an empty PostgreSQL database.
+
 It writes the .db and a .json beside it: every game's log and state as the old version replayed
 it, and each player's statistics as the old version computed them. It only uses what every
 version since 23cbfb5 has (Store.create / apply / reset_results / results, stats.summarize);
@@ -151,5 +154,18 @@ def main(out: Path) -> None:
         assert not Path(f"{out}{suffix}").exists()
 
 
+def pg_schema(url: str, out: Path) -> None:
+    """The schema the old PgStore makes on an empty database (tests/schemas.py on the path)."""
+    from schemas import pg_schema as dump
+
+    from tripeaks.store_pg import PgStore
+
+    PgStore(url).close()
+    out.write_text(json.dumps(dump(url), indent=1) + "\n")
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    if sys.argv[1] == "--pg-schema":
+        pg_schema(sys.argv[2], Path(sys.argv[3]))
+    else:
+        main(Path(sys.argv[1]))
