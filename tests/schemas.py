@@ -1,8 +1,8 @@
-"""A database's schema as plain data, to compare two databases (a fresh one and an upgraded one,
-or one with what an older version made): tables, columns, keys, indexes, WITHOUT ROWID.
+"""A database's schema and a game's state as plain data, to compare what an older version made
+with what this one makes (tests/test_migrations.py): tables, columns, keys, indexes, WITHOUT ROWID.
 
-Only the database's own catalog is read (no tripeaks import), so tests/data/make_old_db.py can
-record an older version's schema with it too. ``alembic_version`` is left out: older versions
+Nothing here imports tripeaks, so tests/data/make_old_db.py uses it with an older version on the
+path to record what that version made. ``alembic_version`` is left out: older versions
 had none.
 """
 
@@ -12,6 +12,19 @@ import re
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+
+def state(game: Any) -> dict[str, object]:
+    """What a replay must reproduce of a game (names every version since 23cbfb5 has)."""
+    return {
+        "slots": [slot.value for slot in game.slots()],
+        "discard_top": str(game.discard_top),
+        "stock_size": game.stock_size,
+        "score": game.score,
+        "moves": game.moves,
+        "status": game.status.value,
+        "actions": [str(a) for a in game.actions],
+    }
 
 
 def _words(sql: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from schemas import pg_schema, sqlite_schema
+from schemas import pg_schema, sqlite_schema, state
 
 from tripeaks import migrations
 from tripeaks.cli import main
@@ -48,19 +48,6 @@ def copied(version: str, tmp_path: Path) -> Path:
     db = tmp_path / "games.db"
     shutil.copy(DATA / f"tripeaks-{version}.db", db)
     return db
-
-
-def state(game: Game) -> dict[str, object]:
-    """What tests/data/make_old_db.py recorded of each game."""
-    return {
-        "slots": [slot.value for slot in game.slots()],
-        "discard_top": str(game.discard_top),
-        "stock_size": game.stock_size,
-        "score": game.score,
-        "moves": game.moves,
-        "status": game.status.value,
-        "actions": [str(a) for a in game.actions],
-    }
 
 
 def check_upgraded(store: Storage, made: dict[str, Any]) -> None:
@@ -157,9 +144,16 @@ def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> N
     """Start-up stays cheap for make run: Alembic and SQLAlchemy load only to upgrade."""
     db = tmp_path / "games.db"
     Store(db).close()
+    assert loaded_to_open(db) == []
+    # ...and they do when there is something to upgrade
+    assert loaded_to_open(copied("23cbfb5", tmp_path)) == ["alembic", "sqlalchemy"]
+
+
+def loaded_to_open(db: Path) -> list[str]:
+    """Which of Alembic and SQLAlchemy a fresh process imported to open ``db``."""
     script = (
         "import sys; from tripeaks.store import Store; Store(sys.argv[1]).close();"
-        " print(sorted(m for m in ('alembic', 'sqlalchemy') if m in sys.modules))"
+        " print(' '.join(m for m in ('alembic', 'sqlalchemy') if m in sys.modules))"
     )
     shown = subprocess.run(
         [sys.executable, "-c", script, str(db)],
@@ -168,16 +162,7 @@ def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> N
         check=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     ).stdout
-    assert shown.strip() == "[]"
-    old = copied("23cbfb5", tmp_path)  # ...and they do when there is something to upgrade
-    shown = subprocess.run(
-        [sys.executable, "-c", script, str(old)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ).stdout
-    assert shown.strip() == "['alembic', 'sqlalchemy']"
+    return shown.split()
 
 
 def test_a_sqlite_file_newer_than_this_tripeaks_is_refused_and_left_alone(

@@ -3,10 +3,11 @@
 Run it with the old checkout first on the path (see README.md here), e.g. for commit 23cbfb5:
 
     git worktree add --detach /work/wt-old 23cbfb5 && cp tripeaks/_search*.so /work/wt-old/tripeaks/
-    PYTHONPATH=/work/wt-old:/work/wt-old/tests python tests/data/make_old_db.py \
+    PYTHONPATH=/work/wt-old:/work/wt-old/tests:tests python tests/data/make_old_db.py \
         tests/data/tripeaks-23cbfb5.db
 
-With ``--pg-schema URL OUT.json`` (tests/ of this checkout on the path too) it records instead the
+(tests/schemas.py, of this checkout, says what a game's state is.) With ``--pg-schema URL OUT.json``
+it records instead the
 schema that the old PgStore made on an empty PostgreSQL database.
 
 It writes the .db and a .json beside it: every game's log and state as the old version replayed
@@ -24,6 +25,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+from schemas import state
 from winning import find_win
 
 from tripeaks.codes import GameCode
@@ -34,19 +36,6 @@ from tripeaks.store import Store
 
 WIN = GameCode.parse("TP1-E-AAAAAAB")
 """Winnable (tests/winning.py finds a line); more deals come from the same search."""
-
-
-def state(game: Game) -> dict[str, object]:
-    """What a replay must reproduce (names every version since 23cbfb5 has)."""
-    return {
-        "slots": [slot.value for slot in game.slots()],
-        "discard_top": str(game.discard_top),
-        "stock_size": game.stock_size,
-        "score": game.score,
-        "moves": game.moves,
-        "status": game.status.value,
-        "actions": [str(a) for a in game.actions],
-    }
 
 
 class Old:
