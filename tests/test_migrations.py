@@ -372,3 +372,19 @@ def test_migrate_refuses_a_newer_database_and_one_a_server_holds(
             assert migrations.sqlite_revision(untouched) is None
     finally:
         claim.close()
+
+
+def test_serve_refuses_a_newer_database_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "games.db"
+    Store(db).close()
+    with sqlite3.connect(db) as newer:
+        newer.execute("UPDATE alembic_version SET version_num = '0999'")
+    assert main(["serve", "--db", str(db), "--no-browser"]) == 1
+    assert capsys.readouterr().err == (
+        f"tripeaks: cannot use the database {db}: its schema is at revision 0999, newer than"
+        f" this tripeaks knows (up to {migrations.HEAD}); it was upgraded by a newer tripeaks:"
+        " run that one\n"
+    )
+    assert sqlite_revision(db) == "0999"

@@ -68,7 +68,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         try:
             claim, holder = serve.claim_database(db)
         except OSError as error:
-            print(say("serve.no_database", db=shown, problem=error), file=sys.stderr)
+            print(say("serve.no_database", db=shown, problem=serve._reason(error)), file=sys.stderr)
             return 1
         if claim is None:
             print(say("serve.db_in_use", db=shown, pid=holder), file=sys.stderr)
@@ -76,7 +76,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     try:
         before, after = migrations.upgrade(db)
     except (migrations.NewerSchema, migrations.NotOurs, sqlite3.Error, OSError) as error:
-        print(say("serve.no_database", db=shown, problem=error), file=sys.stderr)
+        print(say("serve.no_database", db=shown, problem=serve._reason(error)), file=sys.stderr)
         return 1
     except Exception as error:  # the database's own errors (SQLAlchemy's and psycopg's)
         problem = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
