@@ -7,6 +7,7 @@ Two apps on one database are two workers (each has its own cache, commit thread 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
@@ -78,6 +80,23 @@ def test_a_change_through_one_worker_is_seen_by_the_other(
     assert back.status_code == 200 and back.json()["version"] == 2
     again = send(one, back.json(), DRAW)  # and one's, though it holds the game at version 1
     assert again.status_code == 200 and again.json()["version"] == 3
+
+
+def test_a_read_waiting_on_the_database_stalls_no_other_request(postgres: str) -> None:
+    """A query that waits (here on a table lock) runs in a thread: the worker's event loop goes
+    on answering everyone else meanwhile, and the read answers once the database does."""
+    with TestClient(create_app(postgres), base_url=BASE_URL) as client:
+        state = new_game(client, WIN_CODE)
+        with ThreadPoolExecutor(2) as pool, psycopg.connect(postgres) as blocker:
+            blocker.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # held until commit
+            waiting = pool.submit(client.get, f"/api/games/{state['id']}")
+            time.sleep(0.3)  # the read is now inside PostgreSQL, waiting for the lock
+            other = pool.submit(client.get, "/healthz")
+            assert other.result(timeout=10).status_code == 200
+            assert not waiting.done()
+            blocker.commit()
+            read = waiting.result(timeout=10)
+        assert read.status_code == 200 and read.json()["version"] == 0
 
 
 def test_a_stale_version_is_refused_even_when_this_worker_had_not_heard(
@@ -181,6 +200,39 @@ def test_the_store_refuses_an_action_stored_meanwhile_by_another_alone(postgres:
     assert other.game(moved, P).actions == (DRAW, UNDO)
     again = other.apply(moved, P, UNDO, 1, "r")  # the same request, through the other worker
     assert again.done.result(timeout=0) is None and one.actions(moved) == [DRAW, UNDO]
+    one.close()
+    other.close()
+
+
+def test_two_workers_commits_that_cross_are_not_failed(postgres: str) -> None:
+    """Two workers' batches lock the same two games in opposite orders: PostgreSQL aborts one as a
+    deadlock. That batch is tried again, after the other committed: its stale actions are refused
+    409 as any stale action is, never 503, and the other's are stored."""
+    code = GameCode.parse(WIN_CODE)
+    one, other = PgStore(postgres), PgStore(postgres)
+    first, second = one.create(P, code).id, one.create("q" * 22, code).id
+    for game_id, player in ((first, P), (second, "q" * 22)):
+        other.game(game_id, player)  # both workers hold both games at version 0
+    ones = [one.stage_apply(first, P, DRAW, 0), one.stage_apply(second, "q" * 22, DRAW, 0)]
+    others = [other.stage_apply(second, "q" * 22, DRAW, 0), other.stage_apply(first, P, DRAW, 0)]
+    both_hold_one = threading.Barrier(2, timeout=10)
+    for store in (one, other):
+        write = store._staged[0].write
+
+        def slowly(db: Any, write: Any = write) -> None:
+            write(db)  # this game's row is locked now; wait until the other worker locked its own
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both_hold_one.wait()
+
+        store._staged[0].write = slowly
+    with ThreadPoolExecutor(2) as pool:
+        for flushed in [pool.submit(one.flush), pool.submit(other.flush)]:
+            flushed.result(timeout=30)
+    outcomes = [
+        [type(a.done.exception(timeout=0)).__name__ for a in applied] for applied in (ones, others)
+    ]
+    assert sorted(outcomes) == [["NoneType", "NoneType"], ["StaleVersion", "StaleVersion"]]
+    assert one.actions(first) == [DRAW] and one.actions(second) == [DRAW]
     one.close()
     other.close()
 

@@ -36,6 +36,10 @@ from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 from tripeaks.rules import Rules
 from tripeaks.stats import Totals, count
 
+RETRIES = 2
+"""Times a batch is tried again after the database aborted it for crossing another process's
+commit (PostgreSQL's deadlock detection picks one of the two): the other has committed by then, so
+the retry finds its changes (a stale action is refused 409 as usual) instead of failing 503."""
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
 
@@ -65,6 +69,7 @@ _PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
 """A move that does not end the game leaves ``settled`` out of its SET: naming an indexed column
 makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
 sync; PostgreSQL loses its in-page update)."""
+_LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
 
 
 class UnknownGame(LookupError):
@@ -252,6 +257,11 @@ class Storage:
         """The database cannot answer now (full, read-only, away, I/O): not a bug of ours."""
         raise NotImplementedError
 
+    def _is_crossed(self, error: BaseException) -> bool:
+        """The database aborted this commit for crossing another's (a deadlock between two
+        processes' commits): nothing of it was written, and the same batch can be tried again."""
+        return False
+
     def _lock_player(self, db: Db, player: str) -> None:
         """Hold the player's totals for this transaction (another process may count too)."""
 
@@ -332,12 +342,8 @@ class Storage:
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
 
         def write(db: Db) -> None:
-            if not db.execute(_WON if won else _PLAYED, row).rowcount:
+            if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
-            db.execute(
-                "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)",
-                (game_id, seq, str(action), request_id),
-            )
             if won:
                 self._count(db, record.player, game_id, game, "won")
 
@@ -374,21 +380,13 @@ class Storage:
                 batch, self._staged = self._staged, []
             if not batch:
                 return []
-            moved: list[Change] = []
-            try:
-                with self._transaction() as db:
-                    behind: set[str] = set()
-                    for change in batch:
-                        if change.action is not None and change.records[0].id in behind:
-                            moved.append(change)  # stood on an action that was not stored
-                            continue
-                        try:
-                            change.write(db)
-                        except _MovedOn:
-                            moved.append(change)
-                            behind.add(change.records[0].id)
-            except Exception as error:
-                return self._failed(batch, error)
+            for attempt in range(1 + RETRIES):
+                try:
+                    moved = self._write(batch)
+                    break
+                except Exception as error:
+                    if attempt == RETRIES or not self._is_crossed(error):
+                        return self._failed(batch, error)
             stored = [change for change in batch if change not in moved]
             with self._lock:
                 for change in stored:
@@ -404,6 +402,22 @@ class Storage:
             for change in stored:
                 change.done.set_result(None)
             return stored + (self._moved_on(moved) if moved else [])
+
+    def _write(self, batch: list[Change]) -> list[Change]:
+        """One transaction for the batch; returns the actions whose game moved on elsewhere."""
+        moved: list[Change] = []
+        with self._transaction() as db:
+            behind: set[str] = set()
+            for change in batch:
+                if change.action is not None and change.records[0].id in behind:
+                    moved.append(change)  # stood on an action that was not stored
+                    continue
+                try:
+                    change.write(db)
+                except _MovedOn:
+                    moved.append(change)
+                    behind.add(change.records[0].id)
+        return moved
 
     def create(self, player: str, code: GameCode) -> Created:
         created = self.stage_create(player, code)
@@ -646,6 +660,14 @@ class Storage:
                 if game.leaving_counts_as_loss:
                     self._count(db, player, game_id, game, "lost")
                 return
+
+    def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
+        """Store one action: the game row, if still at the action's version, then its log line.
+        False, with nothing written, when the game moved on elsewhere."""
+        if not db.execute(_WON if won else _PLAYED, row).rowcount:
+            return False
+        db.execute(_LOG, logged)
+        return True
 
     def _count(self, db: Db, player: str, game_id: str, game: Game, outcome: str) -> None:
         """One result per game: a game settled once is never counted again."""

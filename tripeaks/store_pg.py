@@ -20,7 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tripeaks import migrations
-from tripeaks.store import Db, Rows, Storage, Unavailable
+from tripeaks.store import _LOG, _PLAYED, _WON, Db, Rows, Storage, Unavailable
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -39,6 +39,15 @@ def _revision(db: psycopg.Connection[Any]) -> str | None:
         return None
     row = db.execute("SELECT version_num FROM alembic_version").fetchone()
     return None if row is None else str(row[0])
+
+
+_MOVE_AND_LOG = {
+    won: f"WITH moved AS ({update} RETURNING 1) "
+    + _LOG.replace(" VALUES (?, ?, ?, ?)", " SELECT ?, ?, ?, ? FROM moved")
+    for won, update in ((False, _PLAYED), (True, _WON))
+}
+"""An action's UPDATE and its log line in one statement: the line is inserted only if the UPDATE
+matched (the game was still at the action's version), so its row count says which."""
 
 
 @cache
@@ -115,6 +124,13 @@ class PgStore(Storage):
 
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
+
+    def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
+        """The same two statements as one: a round trip less for every action of a commit."""
+        return bool(db.execute(_MOVE_AND_LOG[won], (*row, *logged)).rowcount)
+
+    def _is_crossed(self, error: BaseException) -> bool:
+        return isinstance(error, psycopg.errors.DeadlockDetected)
 
     def _lock_player(self, db: Db, player: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (player,))

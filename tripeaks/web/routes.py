@@ -9,12 +9,12 @@ catalogs; what a route knows is which of those to call.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
@@ -66,6 +66,8 @@ _PLAYER_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 PREVIEW_MAX_ACTIONS = 1000
 
 router = APIRouter()
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # What a route is handed ------------------------------------------------------------------------
 
@@ -80,6 +82,18 @@ class Backend:
     limiter: Limiter
     meter: Meter | None = None
     """The metrics, when the app serves them (Hosting.metrics)."""
+
+    async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A store call, made so that the event loop never waits on a database server.
+
+        SQLite answers from this process's memory or a local file in microseconds: the call runs
+        inline (a thread hop would cost more than it saves). A shared store (PostgreSQL) may read
+        over the network, a round trip that would stall every other request of this worker: the
+        call runs in a worker thread.
+        """
+        if not self.store.shared:
+            return call(*args, **kwargs)
+        return await run_in_threadpool(call, *args, **kwargs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,8 +239,8 @@ async def _act(
     """The one way an action goes: store (engine inside), the commit, the reply."""
     backend = caller.backend
     try:
-        applied = backend.store.stage_apply(
-            game_id, caller.player, action, body.version, body.request_id
+        applied = await backend.stored(
+            backend.store.stage_apply, game_id, caller.player, action, body.version, body.request_id
         )
     except UnknownGame:
         raise _unknown_game(lang) from None
@@ -313,7 +327,7 @@ async def new_game(
         code = found or GameCode.random(rules)
     elif code is None:
         code = GameCode.random(rules)
-    created = backend.store.stage_create(player, code)
+    created = await backend.stored(backend.store.stage_create, player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)
     if backend.meter is not None:
@@ -336,7 +350,7 @@ async def new_game(
 async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
     caller = _caller(request)
     try:
-        game = caller.backend.store.game(game_id, caller.player)
+        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
     return _json(_state(caller.backend.solvers, game, game_id, lang))
@@ -376,7 +390,7 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
     caller = _caller(request)
     _ = translator(lang)
     try:
-        game = caller.backend.store.game(game_id, caller.player)
+        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
     if game.is_won:
@@ -430,9 +444,9 @@ async def preview(
 async def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:
     """Numbers only; ``lang`` is still checked, as on every route, so a wrong one is a 422."""
     caller = _caller(request)
-    player, store = caller.player, caller.backend.store
-    totals = store.totals(player) if player else {}
-    latest = store.recent(player, statistics.RECENT) if player else []
+    player, backend = caller.player, caller.backend
+    totals = await backend.stored(backend.store.totals, player) if player else {}
+    latest = await backend.stored(backend.store.recent, player, statistics.RECENT) if player else []
     return StatsPage(
         easy=_stats_out(statistics.figures(totals.get(Rules.EASY, statistics.Totals()))),
         classic=_stats_out(statistics.figures(totals.get(Rules.CLASSIC, statistics.Totals()))),
@@ -458,7 +472,9 @@ async def reset_stats(request: Request) -> Response:
     caller = _caller(request)
     if caller.player:
         backend = caller.backend
-        await backend.committer.durable(backend.store.stage_reset(caller.player))
+        await backend.committer.durable(
+            await backend.stored(backend.store.stage_reset, caller.player)
+        )
     return Response(status_code=204)
 
 
