@@ -388,3 +388,19 @@ def test_serve_refuses_a_newer_database_with_one_line(
         " run that one\n"
     )
     assert sqlite_revision(db) == "0999"
+
+
+def test_an_old_file_that_cannot_be_written_fails_as_sqlite_says_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The driver's own error, not SQLAlchemy's wrapper: serve and migrate word it in one line."""
+    db = copied("23cbfb5", tmp_path)
+    header = bytearray(db.read_bytes())
+    header[18] = 3  # a write version SQLite does not know: read-only, root included
+    db.write_bytes(bytes(header))
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        Store(db)
+    assert main(["migrate", "--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"tripeaks: cannot use the database {db}: attempt to write a readonly database\n"
+    )

@@ -78,8 +78,12 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except (migrations.NewerSchema, migrations.NotOurs, sqlite3.Error, OSError) as error:
         print(say("serve.no_database", db=shown, problem=serve._reason(error)), file=sys.stderr)
         return 1
-    except Exception as error:  # the database's own errors (SQLAlchemy's and psycopg's)
-        problem = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    except Exception as error:
+        import psycopg
+
+        if not isinstance(error, psycopg.Error):
+            raise
+        problem = str(error).strip().splitlines()[0]  # as PgStore words it
         print(say("serve.no_database", db=shown, problem=problem), file=sys.stderr)
         return 1
     finally:

@@ -104,9 +104,8 @@ class PgStore(Storage):
             self._pool.open(wait=True, timeout=CONNECT_WAIT)
         except BaseException as error:
             self._pool.close()
-            cause = getattr(error, "orig", error)  # SQLAlchemy wraps psycopg's errors in Alembic
-            if isinstance(cause, psycopg.Error):
-                raise Unavailable(str(cause).strip().splitlines()[0]) from error
+            if isinstance(error, psycopg.Error):
+                raise Unavailable(str(error).strip().splitlines()[0]) from error
             raise
 
     def close(self) -> None:

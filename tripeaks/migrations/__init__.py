@@ -96,6 +96,7 @@ def _upgrade(engine: Any, lock: str | None) -> tuple[str | None, str]:
     from alembic.script import ScriptDirectory
     from alembic.util import CommandError
     from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
 
     try:
         with engine.connect() as connection, connection.begin():
@@ -118,6 +119,10 @@ def _upgrade(engine: Any, lock: str | None) -> tuple[str | None, str]:
             if before != HEAD:
                 command.upgrade(config(connection), "head")
             return before, HEAD
+    except DBAPIError as error:  # the driver's own error, as the stores raise and catch them
+        if isinstance(error.orig, Exception):
+            raise error.orig from error
+        raise
     finally:
         engine.dispose()
 
