@@ -80,8 +80,9 @@ def recognise(connection: Connection) -> str | None:
     return "0003"  # the last version before migrations: stamped at this one from now on
 
 
-def config(connection: Connection) -> Any:
-    """Alembic's configuration, made here (no alembic.ini), with the connection to run on."""
+def config(connection: Connection | None) -> Any:
+    """Alembic's configuration, made here (no alembic.ini), with the connection to run on (None
+    for commands that need none, such as ``command.revision``)."""
     from alembic.config import Config
 
     settings = Config()
