@@ -89,6 +89,15 @@ def sqlite_revision(db: Path) -> str:
     return revision
 
 
+def newer_file(tmp_path: Path) -> Path:
+    """A SQLite file as a newer tripeaks would leave it: at a revision this one does not know."""
+    db = tmp_path / "games.db"
+    Store(db).close()
+    with sqlite3.connect(db) as newer:
+        newer.execute("UPDATE alembic_version SET version_num = '0999'")
+    return db
+
+
 def test_head_is_the_newest_revision_and_the_revisions_form_one_line() -> None:
     from alembic.script import ScriptDirectory
 
@@ -168,10 +177,8 @@ def loaded_to_open(db: Path) -> list[str]:
 def test_a_sqlite_file_newer_than_this_tripeaks_is_refused_and_left_alone(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "games.db"
-    Store(db).close()
+    db = newer_file(tmp_path)
     with sqlite3.connect(db) as newer:
-        newer.execute("UPDATE alembic_version SET version_num = '0999'")
         newer.execute("CREATE TABLE from_the_future (x INTEGER)")
     before = db.read_bytes()
     with pytest.raises(migrations.NewerSchema, match=r"0999.*newer than this tripeaks"):
@@ -355,10 +362,7 @@ def test_migrate_refuses_a_newer_database_and_one_a_server_holds(
 ) -> None:
     from tripeaks.web.serve import claim_database
 
-    db = tmp_path / "games.db"
-    Store(db).close()
-    with sqlite3.connect(db) as newer:
-        newer.execute("UPDATE alembic_version SET version_num = '0999'")
+    db = newer_file(tmp_path)
     assert main(["migrate", "--db", str(db)]) == 1
     assert "0999" in capsys.readouterr().err
     (tmp_path / "held").mkdir()
@@ -377,10 +381,7 @@ def test_migrate_refuses_a_newer_database_and_one_a_server_holds(
 def test_serve_refuses_a_newer_database_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = tmp_path / "games.db"
-    Store(db).close()
-    with sqlite3.connect(db) as newer:
-        newer.execute("UPDATE alembic_version SET version_num = '0999'")
+    db = newer_file(tmp_path)
     assert main(["serve", "--db", str(db), "--no-browser"]) == 1
     assert capsys.readouterr().err == (
         f"tripeaks: cannot use the database {db}: its schema is at revision 0999, newer than"
