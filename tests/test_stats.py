@@ -169,30 +169,19 @@ def test_the_longest_card_streak_of_any_counted_game_per_rules(client: TestClien
 
 
 def test_a_database_made_before_card_streaks_gets_the_column(tmp_path: Path) -> None:
-    import sqlite3
-
-    from tripeaks.store import Store
+    """A file made by 23cbfb5 (tests/data): no results.streak, no totals."""
+    import shutil
 
     db = tmp_path / "old.db"
-    old = sqlite3.connect(db)
-    old.execute(
-        "CREATE TABLE results (seq INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL,"
-        " game TEXT NOT NULL UNIQUE, code TEXT NOT NULL, outcome TEXT NOT NULL,"
-        " score INTEGER NOT NULL, finished_at REAL NOT NULL)"
-    )
-    old.execute(
-        "INSERT INTO results (player, game, code, outcome, score, finished_at)"
-        " VALUES ('p', 'g', 'TP1-E-AAAAAAB', 'won', 760, 0)"
-    )
-    old.commit()
-    old.close()
+    shutil.copy(Path(__file__).parent / "data" / "tripeaks-23cbfb5.db", db)
     store = Store(db)
-    assert [(r.outcome, r.score, r.streak) for r in store.results("p")] == [("won", 760, 0)]
+    log = store.results("alice")
+    assert [(r.outcome, r.score, r.streak) for r in log] == [("won", 750, 0), ("lost", 499, 0)]
     store.close()
     # ...and its statistics, kept as running totals since, are rebuilt from those results
     store = Store(db)
-    assert store.totals("p") == {Rules.EASY: fold(store.results("p"), Rules.EASY)}
-    assert figures(store.totals("p")[Rules.EASY]).best_score == 760
+    assert store.totals("alice") == {Rules.EASY: fold(store.results("alice"), Rules.EASY)}
+    assert figures(store.totals("alice")[Rules.EASY]).best_score == 750
     store.close()
 
 
@@ -223,6 +212,7 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     store.close()
     with sqlite3.connect(db) as old:  # as a database made before the totals were kept
         old.execute("DROP TABLE totals")
+        old.execute("DROP TABLE alembic_version")  # (and before migrations)
     with api(db) as client:
         client.cookies.set("tripeaks_player", player)
         assert client.get("/api/stats").json() == shown

@@ -47,6 +47,61 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(args.code, args.lang, args.rules)
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Upgrade the database's schema to this version's (servers also do it at start)."""
+    import os
+    import sqlite3
+    from pathlib import Path
+
+    from tripeaks import migrations
+    from tripeaks.i18n import system_language, translator
+    from tripeaks.web import serve
+
+    say = translator(system_language())
+    db: Path | str = args.db
+    if db is None:
+        named = os.environ.get(serve.DB_VARIABLE)
+        db = serve.database(named) if named else serve.default_db()
+    shown = db if isinstance(db, Path) else _redacted(db)
+    claim = None
+    if isinstance(db, Path):  # a server on the file owns it: it upgrades it itself at start
+        try:
+            claim, holder = serve.claim_database(db)
+        except OSError as error:
+            print(say("serve.no_database", db=shown, problem=serve._reason(error)), file=sys.stderr)
+            return 1
+        if claim is None:
+            print(say("serve.db_in_use", db=shown, pid=holder), file=sys.stderr)
+            return 1
+    try:
+        before, after = migrations.upgrade(db)
+    except (migrations.NewerSchema, migrations.NotOurs, sqlite3.Error, OSError) as error:
+        print(say("serve.no_database", db=shown, problem=serve._reason(error)), file=sys.stderr)
+        return 1
+    except Exception as error:
+        import psycopg
+
+        if not isinstance(error, psycopg.Error):
+            raise
+        problem = str(error).strip().splitlines()[0]  # as PgStore words it
+        print(say("serve.no_database", db=shown, problem=problem), file=sys.stderr)
+        return 1
+    finally:
+        if claim is not None:
+            claim.close()
+    if before == after:
+        print(say("migrate.current", db=shown, revision=after))
+    else:
+        print(say("migrate.done", db=shown, before=before or say("migrate.empty"), after=after))
+    return 0
+
+
+def _redacted(url: str) -> str:
+    from tripeaks.store_pg import redacted
+
+    return redacted(url)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tripeaks", description="TriPeaks solitaire")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -65,6 +120,20 @@ def build_parser() -> argparse.ArgumentParser:
     play_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
+
+    from tripeaks.web.serve import database
+
+    migrate_cmd = commands.add_parser(
+        "migrate", help="upgrade the database's schema (servers also do it at start)"
+    )
+    migrate_cmd.add_argument(
+        "--db",
+        type=database,
+        default=None,
+        metavar="FILE|URL",
+        help="SQLite file or postgresql:// URL (default: as for serve)",
+    )
+    migrate_cmd.set_defaults(run=cmd_migrate)
 
     from tripeaks.solver_cli import add_commands
 

@@ -30,6 +30,7 @@ from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from tripeaks import migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 from tripeaks.rules import Rules
@@ -42,58 +43,13 @@ the retry finds its changes (a stale action is refused 409 as usual) instead of 
 CACHE_SIZE = 512
 """Live games kept in memory; older ones are replayed from the database when asked for."""
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    player TEXT NOT NULL,
-    code TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0,
-    moves INTEGER NOT NULL DEFAULT 0,
-    score INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    settled INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_unsettled ON games (player, settled);
-CREATE TABLE IF NOT EXISTS actions (
-    game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    request_id TEXT,
-    PRIMARY KEY (game, seq)
-) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS actions_request
-    ON actions (game, request_id) WHERE request_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS results (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    player TEXT NOT NULL,
-    game TEXT NOT NULL UNIQUE,
-    code TEXT NOT NULL,
-    outcome TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    finished_at REAL NOT NULL,
-    streak INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS results_player ON results (player, seq);
-CREATE TABLE IF NOT EXISTS totals (
-    player TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    played INTEGER NOT NULL,
-    won INTEGER NOT NULL,
-    won_score_sum INTEGER NOT NULL,
-    best_score INTEGER,
-    current_streak INTEGER NOT NULL,
-    best_streak INTEGER NOT NULL,
-    longest_card_streak INTEGER,
-    PRIMARY KEY (player, rules)
-) WITHOUT ROWID;
-"""
-"""``games.version`` is the length of the log (the version an action's UPDATE checks);
-``settled`` is set once the game is over: won, or left for another game (``status`` then says
-which). ``results.streak`` is the game's longest run of removals. ``totals`` holds each player's
-statistics per rules (the rules letter of the code), folded in as each game is counted
-(stats.count). The SQL below is written once for both databases (``?`` placeholders, upserts
-that SQLite and PostgreSQL both read); only the schema and the connections differ."""
+# The tables are made and upgraded by tripeaks/migrations (Alembic revisions, both databases).
+# ``games.version`` is the length of the log (the version an action's UPDATE checks);
+# ``settled`` is set once the game is over: won, or left for another game (``status`` then says
+# which). ``results.streak`` is the game's longest run of removals. ``totals`` holds each player's
+# statistics per rules (the rules letter of the code), folded in as each game is counted
+# (stats.count). The SQL below is written once for both databases (``?`` placeholders, upserts
+# that SQLite and PostgreSQL both read); only the schema and the connections differ.
 
 _TOTALS = ", ".join(f.name for f in fields(Totals))
 _TOTALS_UPSERT = (
@@ -114,9 +70,6 @@ _PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
 makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
 sync; PostgreSQL loses its in-page update)."""
 _LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
-
-_MIGRATIONS = (("results", "streak", "INTEGER NOT NULL DEFAULT 0"),)
-"""Columns added since the first SQLite schema: a database made before them gets them at start-up."""
 
 
 class UnknownGame(LookupError):
@@ -744,24 +697,6 @@ class Storage:
             )
             db.execute(_TOTALS_UPSERT, (player, game.rules.value, *astuple(totals)))
 
-    def _rebuild_totals(self) -> None:
-        """Fold every counted game into the totals when there are results but no totals at all: a
-        database made before they were kept (or one whose first start stopped before this
-        committed). Every counted game adds to its totals and a reset clears both, so no other
-        state has that."""
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM totals LIMIT 1").fetchone() is not None:
-                return
-            rows = db.execute(
-                "SELECT player, code, outcome, score, streak FROM results ORDER BY seq"
-            ).fetchall()
-            totals: dict[tuple[str, Rules], Totals] = {}
-            for player, code, outcome, score, streak in rows:
-                key = (player, GameCode.parse(code).rules)
-                totals[key] = count(totals.get(key, Totals()), outcome, score, streak)
-            for (player, rules), kept in totals.items():
-                db.execute(_TOTALS_UPSERT, (player, rules.value, *astuple(kept)))
-
 
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -783,9 +718,12 @@ class Store(Storage):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer = _connect(self.path)
-        self._writer.executescript(SCHEMA)
-        _migrate(self._writer)
-        self._rebuild_totals()
+        try:
+            if migrations.sqlite_revision(self._writer) != migrations.HEAD:
+                migrations.upgrade(self.path)
+        except BaseException:
+            self._writer.close()
+            raise
         self._reader = _connect(self.path)
 
     def close(self) -> None:
@@ -818,11 +756,3 @@ def open_store(target: str | Path) -> Storage:
 
         return PgStore(target)
     return Store(target)
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Add the columns a database made by an older version lacks (data stays as it was)."""
-    for table, column, declaration in _MIGRATIONS:
-        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-        if column not in have:
-            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")

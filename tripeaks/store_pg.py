@@ -19,7 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tripeaks.store import _LOG, _PLAYED, _WON, SCHEMA, Db, Rows, Storage, Unavailable
+from tripeaks import migrations
+from tripeaks.store import _LOG, _PLAYED, _WON, Db, Rows, Storage, Unavailable
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -28,17 +29,17 @@ WAIT = 2.0
 CONNECT_WAIT = 5
 """Seconds to wait for the database at start (and for each new connection)."""
 SCHEMA_LOCK = 0x7472_6970
-"""The advisory lock that makes workers starting together create the schema one at a time."""
+"""The advisory lock that makes workers starting together upgrade the schema one at a time
+(tripeaks.migrations takes it around the upgrade)."""
 
-_SCHEMA = tuple(
-    statement.strip()
-    for statement in SCHEMA.replace(" WITHOUT ROWID", "")
-    .replace(" REAL ", " DOUBLE PRECISION ")
-    .replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
-    .split(";")
-    if statement.strip()
-)
-"""The tables of tripeaks/store.py's schema, in PostgreSQL's words: one schema, two dialects."""
+
+def _revision(db: psycopg.Connection[Any]) -> str | None:
+    """The revision the database is stamped with (None: not stamped), without Alembic."""
+    if db.execute("SELECT to_regclass('alembic_version')").fetchone() == (None,):
+        return None
+    row = db.execute("SELECT version_num FROM alembic_version").fetchone()
+    return None if row is None else str(row[0])
+
 
 _MOVE_AND_LOG = {
     won: f"WITH moved AS ({update} RETURNING 1) "
@@ -96,18 +97,16 @@ class PgStore(Storage):
             name="tripeaks",
         )
         try:  # one plain connection first: if the database is not there, its error says why
-            with (
-                psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db,
-                db.transaction(),
-            ):
-                db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                for statement in _SCHEMA:
-                    db.execute(statement)
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db:
+                stamped = _revision(db)
+            if stamped != migrations.HEAD:
+                migrations.upgrade(url)  # under SCHEMA_LOCK, where it reads the revision again
             self._pool.open(wait=True, timeout=CONNECT_WAIT)
-            self._rebuild_totals()
-        except psycopg.Error as error:
+        except BaseException as error:
             self._pool.close()
-            raise Unavailable(str(error).strip().splitlines()[0]) from error
+            if isinstance(error, psycopg.Error):
+                raise Unavailable(str(error).strip().splitlines()[0]) from error
+            raise
 
     def close(self) -> None:
         with self._flushing, self._lock:

@@ -253,9 +253,11 @@ def run(args: argparse.Namespace) -> int:
     if claim is None:
         _say("serve.db_in_use", db=db, pid=holder)
         return 1
+    from tripeaks.migrations import NewerSchema, NotOurs
+
     try:
         app = create_app(db, allowed_hosts=names, hosting=settings)
-    except (sqlite3.Error, OSError) as error:
+    except (sqlite3.Error, OSError, NewerSchema, NotOurs) as error:
         claim.close()
         _say("serve.no_database", db=db, problem=_reason(error))
         return 1
@@ -272,9 +274,11 @@ def _serve_shared(
     from tripeaks.web.app import create_app
 
     hosts = allowed_hosts(host, args.allowed_host)
+    from tripeaks.migrations import NewerSchema, NotOurs
+
     try:
         app = create_app(url, allowed_hosts=hosts, hosting=settings)
-    except Unavailable as error:
+    except (Unavailable, NewerSchema, NotOurs) as error:
         _say("serve.no_database", db=redacted(url), problem=str(error).replace("\n", " "))
         return 1
     if args.workers > 1:  # each worker process makes its own app (and pool) from the environment
