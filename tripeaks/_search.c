@@ -815,6 +815,7 @@ typedef struct {
      * the vector path's by_drawing; slots: the most cards of one rank in the stock. */
     uint8_t at[MAX_STOCK][REACH_ROW];
     int slots;
+    int stock_size;
 } Backward;
 
 static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t fits[RANKS][RANKS],
@@ -824,6 +825,7 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
         for (int t = 1; t < RANKS; t++)
             if (fits[t][r]) b->tops_of[r][t] = 0xFF;
     memset(b->at, 127, sizeof b->at);
+    b->stock_size = stock_size;
     int seen[RANKS] = {0};
     for (int e = 0; e < stock_size; e++) {
         int t = stock[e];
@@ -890,27 +892,38 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
     const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
     __m128i at[MAX_STOCK];
-    for (int j = 0; j < b->slots; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
-    for (int i = first; i <= last; i++) {
+    for (int j = 0; j < MAX_STOCK; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
+    /* spread[v << 4 | r]: the value v in the lanes of the tops a card of rank r goes on, so a
+     * removal is one load and one maximum (a broadcast and a mask were five instructions). */
+    __m128i spread[(MAX_STOCK + 2) << 4];
+    for (int v = 0; v <= b->stock_size + 1; v++)
+        for (int r = 0; r < REACH_ROW; r++)
+            spread[v << 4 | r] =
+                r < RANKS ? _mm_and_si128(_mm_set1_epi8((char)v), tops_of[r]) : _mm_setzero_si128();
+    const uint8_t *pos = removal_pos + removal_start[first];
+    const uint16_t *next = removal_next + removal_start[first];
+    uint8_t *out = reach + (size_t)first * REACH_ROW;
+    for (int i = first; i <= last; i++, out += REACH_ROW) {
         __m128i row = _mm_setzero_si128();
-        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
-            int r = ranks[removal_pos[k]];
-            __m128i v = _mm_set1_epi8((char)reach[(size_t)removal_next[k] * REACH_ROW + r]);
-            row = _mm_max_epu8(row, _mm_and_si128(v, tops_of[r]));
+        for (const uint8_t *end = removal_pos + removal_start[i + 1]; pos < end; pos++, next++) {
+            size_t r = ranks[*pos];
+            size_t v = reach[((size_t)*next << 4) + r];
+            row = _mm_max_epu8(row, _mm_load_si128(&spread[(v << 4) + r]));
         }
         /* by_drawing in the vector: stock card e of rank t counts when e + 1 < row[t] (all
-         * values below 128, so the signed compare is exact), and the greatest e + 1 of those is
-         * spread to every lane by a butterfly of maxima. */
-        __m128i most = _mm_setzero_si128();
-        for (int j = 0; j < b->slots; j++) {
-            __m128i e = at[j];
-            most = _mm_max_epu8(most, _mm_and_si128(e, _mm_cmpgt_epi8(row, e)));
-        }
+         * values below 128, so the signed compare is exact; a missing card is 127, never
+         * counted), and the greatest e + 1 of those is spread to every lane by a butterfly of
+         * maxima. A stock has at most four cards of a rank: four compares, no loop. */
+        __m128i most = _mm_max_epu8(_mm_and_si128(at[0], _mm_cmpgt_epi8(row, at[0])),
+                                    _mm_and_si128(at[1], _mm_cmpgt_epi8(row, at[1])));
+        most = _mm_max_epu8(most, _mm_max_epu8(_mm_and_si128(at[2], _mm_cmpgt_epi8(row, at[2])),
+                                               _mm_and_si128(at[3], _mm_cmpgt_epi8(row, at[3]))));
+        for (int j = 4; j < b->slots; j++)
+            most = _mm_max_epu8(most, _mm_and_si128(at[j], _mm_cmpgt_epi8(row, at[j])));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(1, 0, 3, 2)));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
         most = _mm_max_epu8(most, _mm_shufflehi_epi16(_mm_shufflelo_epi16(most, 0xB1), 0xB1));
         most = _mm_max_epu8(most, _mm_or_si128(_mm_srli_epi16(most, 8), _mm_slli_epi16(most, 8)));
-        uint8_t *out = reach + (size_t)i * REACH_ROW;
         _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, _mm_and_si128(most, all_tops)));
     }
 }
