@@ -190,13 +190,18 @@ typedef struct {
     Table lost;
     int counts[RANKS]; /* cards present of each rank, kept up to date along the path */
     uint8_t path[MAX_PATH];
+    /* spare[depth][u]: discard cards of rank u that an assignment found for the position at that
+     * depth leaves unused (see predecessors_suffice), a witness its children can reuse. */
+    int8_t spare[MAX_PATH + 1][RANKS + 2];
     int depth;
     long long nodes;
     long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
     int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
 } Search;
 
+#ifndef DECIDE_TRY
 #define DECIDE_TRY 200 /* positions of each of decide's two short tries */
+#endif
 
 /* Without -mpopcnt, __builtin_popcount calls a slow library routine: count in the register. */
 static inline int bit_count(uint32_t x) {
@@ -224,7 +229,9 @@ static inline uint32_t free_mask(const Search *s, uint32_t present) {
 }
 
 /* Python's _Search.needs: -1 when some rank of `ranks` can no longer all be played, else the
- * cards one of which must be played now on `top` (0 when nothing is forced). */
+ * cards one of which must be played now on `top` (0 when nothing is forced). s->counts must be
+ * the counts of `present` by rank: the cards of a rank and those fitting on it are counted from
+ * them (no population counts). */
 static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int limit,
                      const uint8_t *ranks, int count) {
     uint32_t must = 0;
@@ -232,11 +239,12 @@ static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int 
     uint32_t free_cards = 0;
     for (int k = 0; k < count; k++) {
         int r = ranks[k];
+        if (!s->counts[r]) continue;
         uint32_t cards = present & s->rank_mask[r];
-        if (!cards) continue;
         int from_stock = s->stock_fits[r][limit] - s->stock_fits[r][drawn];
         uint32_t sources = present & s->fit_mask[r];
-        int spare = from_stock + bit_count(sources) - bit_count(cards);
+        int spare = from_stock - s->counts[r];
+        for (int j = 0; j < s->neighbour_count[r]; j++) spare += s->counts[s->neighbours[r][j]];
         if (spare < -1) return -1;
         uint32_t lonely = 0;
         if (!from_stock) {
@@ -309,18 +317,22 @@ static int fed_from_gap(const int *counts, const int *supply, int gap) {
     return owed == 0;
 }
 
-static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top) {
+/* spare: the discard cards of each rank the assignment found leaves unused (all 0 when the
+ * answer came from the ring, which gives no such assignment here). */
+static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top,
+                                int8_t *spare) {
     const int *stock = s->stock_left[drawn];
     int supply[RANKS + 1];
     int fed = 1;
     /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first,
      * then from r + 1. Walked in registers: before is what r - 1 has left, at what r has left
-     * once r - 1 took from it. */
+     * once r - 1 took from it; r - 1's last taker is r, so what it has left then is unused. */
     int before = 0, at = counts[1] + stock[1] + (top == 1);
     for (int r = 1; r < RANKS; r++) {
         int need = counts[r];
         int take = before < need ? before : need;
         need -= take;
+        spare[r - 1] = (int8_t)(before - take);
         int above = r + 1 < RANKS ? counts[r + 1] + stock[r + 1] + (top == r + 1) : 0;
         if (need > above) {
             fed = 0;
@@ -329,7 +341,12 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
         before = at;
         at = above - need;
     }
-    if (fed || !s->wraps) return fed;
+    if (fed) {
+        spare[RANKS - 1] = (int8_t)before;
+        return 1;
+    }
+    memset(spare, 0, RANKS + 2);
+    if (!s->wraps) return 0;
     supply[0] = supply[RANKS] = 0;
     for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
     supply[top] += 1;
@@ -345,14 +362,24 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
  * s->lost[present | top << 28] is the fewest draws at which that position was lost (top 0: with
  * any top). Lost with d cards drawn means lost with any more drawn: whatever the later position
  * can do, the earlier one can too, drawing through the extra stock cards when the later one draws. */
-static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must) {
+static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must,
+               int gone) {
     s->nodes++;
     if (!present) return 1;
     if (s->nodes > s->cap) return 0; /* given up: what it would record is thrown away */
     if (s->lost.failed) return 0;
     uint32_t key = present | (uint32_t)top << 28; /* fetched ahead by the caller */
     if (table_get(&s->lost, key) <= drawn) return 0;
-    if (!predecessors_suffice(s, s->counts, drawn, top)) return 0;
+    /* Every card left needs its own discard card. The move here took one discard card of rank
+     * `gone` (the old top) and one card needing one; when the parent's assignment left a card of
+     * that rank unused, it still feeds everything here (a cut walk: the same answer). */
+    int8_t *spare = s->spare[s->depth];
+    if (gone && spare[-(RANKS + 2) + gone] > 0) {
+        memcpy(spare, spare - (RANKS + 2), RANKS + 2);
+        spare[gone]--;
+    } else if (!predecessors_suffice(s, s->counts, drawn, top, spare)) {
+        return 0;
+    }
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
     int dead_end = 0;
     /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
@@ -365,7 +392,8 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         for (uint32_t rest = moves; rest; rest &= rest - 1) {
             int pos = lowest(rest), rank = s->ranks[pos];
             uint32_t free_after = free_mask(s, present & ~(1u << pos));
-            int key = bit_count(free_after & ~free_now) * 256 +
+            uint32_t freed = free_after & ~free_now; /* at most the two cards it lay over */
+            int key = ((freed != 0) + ((freed & (freed - 1)) != 0)) * 256 +
                       ((free_after & s->fit_mask[rank]) != 0) * 64 + pos;
             int k = n++;
             for (; k > 0 && keys[k - 1] < key; k--) {
@@ -384,12 +412,15 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         uint32_t after = present & ~(1u << pos);
         table_prefetch(&s->lost, after | (uint32_t)rank << 28);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
+        s->counts[rank]--;
         int64_t next =
             needs(s, after, drawn, rank, limit, s->neighbours[rank], s->neighbour_count[rank]);
-        if (next < 0) continue;
+        if (next < 0) {
+            s->counts[rank]++;
+            continue;
+        }
         s->path[s->depth++] = (uint8_t)pos;
-        s->counts[rank]--;
-        int won = dfs(s, after, drawn, rank, limit, (uint32_t)next);
+        int won = dfs(s, after, drawn, rank, limit, (uint32_t)next, top);
         s->counts[rank]++;
         if (won) return 1;
         s->depth--;
@@ -401,7 +432,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
                              s->neighbour_count[rank]);
         if (next >= 0) {
             s->path[s->depth++] = DRAW_STEP;
-            if (dfs(s, present, drawn + 1, rank, limit, (uint32_t)next)) return 1;
+            if (dfs(s, present, drawn + 1, rank, limit, (uint32_t)next, top)) return 1;
             s->depth--;
         }
     }
@@ -423,7 +454,7 @@ static int run(Search *s, uint32_t present, int drawn, int top, int limit) {
     for (int r = 0; r < RANKS; r++) s->counts[r] = bit_count(present & s->rank_mask[r]);
     int64_t must = needs(s, present, drawn, top, limit, ALL_RANKS, 13);
     if (must < 0) return 0;
-    return dfs(s, present, drawn, top, limit, (uint32_t)must);
+    return dfs(s, present, drawn, top, limit, (uint32_t)must, 0);
 }
 
 /* ---- the most cards a lost position still lets a player remove ---- */

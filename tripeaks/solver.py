@@ -444,10 +444,12 @@ def _explore(
     return best, 0, search.nodes
 
 
-DECIDE_CAP = 1_500
+DECIDE_CAP = 600
 """Positions the compiled depth-first search may visit in is_winnable before it hands the deal to
-the backward pass: about a fifth of the backward pass's own time. Half the deals are decided in
-fewer (tens of microseconds), and none costs much more than one backward pass."""
+the backward pass: about a quarter of the backward pass's own time. Half the deals are decided in
+fewer (tens of microseconds), and none costs much more than one backward pass. A lost deal that
+the search cannot refute (nearly every lost Classic deal: a median of 24,000 positions) pays the
+cap and then the pass; 1,500 made it 0.3 ms a lost deal, 600 makes it 0.25 ms (docs/solver.md)."""
 
 
 @functools.cache
