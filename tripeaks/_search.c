@@ -199,9 +199,7 @@ typedef struct {
     int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
 } Search;
 
-#ifndef DECIDE_TRY
 #define DECIDE_TRY 200 /* positions of each of decide's two short tries */
-#endif
 
 /* Without -mpopcnt, __builtin_popcount calls a slow library routine: count in the register. */
 static inline int bit_count(uint32_t x) {
