@@ -41,13 +41,21 @@ static inline uint64_t splitmix_next(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* A fair number below k: outputs at or past the largest multiple of k are thrown away (step 3). */
-static inline uint64_t splitmix_below(uint64_t *state, uint64_t k) {
-    uint64_t rest = (0 - k) % k; /* 2^64 mod k, in wrapping arithmetic */
+/* A fair number below k: outputs at or past the largest multiple of k are thrown away (step 3).
+ * rest is 2^64 mod k (in wrapping arithmetic, (0 - k) % k), handed over from a table. */
+static inline uint64_t splitmix_below(uint64_t *state, uint64_t k, uint64_t rest) {
     for (;;) {
         uint64_t x = splitmix_next(state);
         if (rest == 0 || x < 0 - rest) return x % k;
     }
+}
+
+/* 2^64 mod k for k = 0..52 (0 for k < 2), made when the module loads: a 64-bit division fewer
+ * a card. */
+static uint64_t deal_rest[53];
+
+static void make_deal_rest(void) {
+    for (uint64_t k = 2; k <= 52; k++) deal_rest[k] = (0 - k) % k;
 }
 
 /* The shuffled deck of deal number n: tableau 0-27, the discard 28, the stock 29-51 top first. */
@@ -55,7 +63,7 @@ static void deal_deck(uint64_t n, uint8_t deck[52]) {
     uint64_t state = n;
     for (int c = 0; c < 52; c++) deck[c] = (uint8_t)c;
     for (int i = 51; i > 0; i--) {
-        int j = (int)splitmix_below(&state, (uint64_t)i + 1);
+        int j = (int)splitmix_below(&state, (uint64_t)i + 1, deal_rest[i + 1]);
         uint8_t card = deck[i];
         deck[i] = deck[j];
         deck[j] = card;
@@ -1510,6 +1518,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
+    make_deal_rest();
     PyObject *m = PyModule_Create(&module);
     /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable one. */
     if (m != NULL && PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0) {
