@@ -7,6 +7,7 @@ recomputed here so the file cannot drift from the reference.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -121,6 +122,38 @@ def test_every_lost_deal_reports_the_most_cards_the_reference_removes(rules: Rul
         assert not solution.winnable
         assert solution.line == () and solution.final_score is None
         assert solution.max_removed == row["max_removed"]
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_solving_a_code_answers_as_solving_its_game(rules: Rules) -> None:
+    """From a code the compiled solve builds no Game: the same best win (line, draws, score) or
+    the same most cards removed as from the game of that code, won and lost deals alike."""
+    rows = rows_of(rules)
+    sample = [row for row in rows if row["winnable"]][:6] + [r for r in rows if not r["winnable"]][
+        :4
+    ]
+    for row in sample:
+        code = GameCode.parse(row["code"])
+        assert solve(code) == solve(row["code"]) == solve(Game.new(code))
+
+
+def test_a_solved_code_keeps_a_handful_of_objects_for_the_garbage_collector() -> None:
+    """A kept best win holds the solution and its line, nothing made per step or per card: the
+    collector's passes over a large heap (tens of milliseconds) were landing in solve, whose
+    plays were each a new Action and whose Game held hundreds of objects."""
+    codes = [row["code"] for row in best_win_sample(Rules.EASY, 20)]
+    solve(codes[0])
+    kept = []
+    gc.disable()
+    try:
+        gc.collect()
+        before = gc.get_count()[0]
+        kept.extend(solve(code) for code in codes)
+        made = gc.get_count()[0] - before
+    finally:
+        gc.enable()
+    assert all(solution.winnable and len(solution.line) > TABLEAU_SIZE for solution in kept)
+    assert made <= 3 * len(codes)
 
 
 def test_the_rules_argument_overrides_the_codes_rules() -> None:

@@ -41,13 +41,21 @@ static inline uint64_t splitmix_next(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* A fair number below k: outputs at or past the largest multiple of k are thrown away (step 3). */
-static inline uint64_t splitmix_below(uint64_t *state, uint64_t k) {
-    uint64_t rest = (0 - k) % k; /* 2^64 mod k, in wrapping arithmetic */
+/* A fair number below k: outputs at or past the largest multiple of k are thrown away (step 3).
+ * rest is 2^64 mod k (in wrapping arithmetic, (0 - k) % k), handed over from a table. */
+static inline uint64_t splitmix_below(uint64_t *state, uint64_t k, uint64_t rest) {
     for (;;) {
         uint64_t x = splitmix_next(state);
         if (rest == 0 || x < 0 - rest) return x % k;
     }
+}
+
+/* 2^64 mod k for k = 0..52 (0 for k < 2), made when the module loads: a 64-bit division fewer
+ * a card. */
+static uint64_t deal_rest[53];
+
+static void make_deal_rest(void) {
+    for (uint64_t k = 2; k <= 52; k++) deal_rest[k] = (0 - k) % k;
 }
 
 /* The shuffled deck of deal number n: tableau 0-27, the discard 28, the stock 29-51 top first. */
@@ -55,7 +63,7 @@ static void deal_deck(uint64_t n, uint8_t deck[52]) {
     uint64_t state = n;
     for (int c = 0; c < 52; c++) deck[c] = (uint8_t)c;
     for (int i = 51; i > 0; i--) {
-        int j = (int)splitmix_below(&state, (uint64_t)i + 1);
+        int j = (int)splitmix_below(&state, (uint64_t)i + 1, deal_rest[i + 1]);
         uint8_t card = deck[i];
         deck[i] = deck[j];
         deck[j] = card;
@@ -190,10 +198,14 @@ typedef struct {
     Table lost;
     int counts[RANKS]; /* cards present of each rank, kept up to date along the path */
     uint8_t path[MAX_PATH];
+    /* spare[depth][u]: discard cards of rank u that an assignment found for the position at that
+     * depth leaves unused (see predecessors_suffice), a witness its children can reuse. */
+    int8_t spare[MAX_PATH + 1][RANKS + 2];
     int depth;
     long long nodes;
     long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
     int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
+    int stock_left_for; /* 1 + the limit stock_left was filled for, 0 when not filled for this deal */
 } Search;
 
 #define DECIDE_TRY 200 /* positions of each of decide's two short tries */
@@ -224,7 +236,9 @@ static inline uint32_t free_mask(const Search *s, uint32_t present) {
 }
 
 /* Python's _Search.needs: -1 when some rank of `ranks` can no longer all be played, else the
- * cards one of which must be played now on `top` (0 when nothing is forced). */
+ * cards one of which must be played now on `top` (0 when nothing is forced). s->counts must be
+ * the counts of `present` by rank: the cards of a rank and those fitting on it are counted from
+ * them (no population counts). */
 static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int limit,
                      const uint8_t *ranks, int count) {
     uint32_t must = 0;
@@ -232,11 +246,12 @@ static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int 
     uint32_t free_cards = 0;
     for (int k = 0; k < count; k++) {
         int r = ranks[k];
+        if (!s->counts[r]) continue;
         uint32_t cards = present & s->rank_mask[r];
-        if (!cards) continue;
         int from_stock = s->stock_fits[r][limit] - s->stock_fits[r][drawn];
         uint32_t sources = present & s->fit_mask[r];
-        int spare = from_stock + bit_count(sources) - bit_count(cards);
+        int spare = from_stock - s->counts[r];
+        for (int j = 0; j < s->neighbour_count[r]; j++) spare += s->counts[s->neighbours[r][j]];
         if (spare < -1) return -1;
         uint32_t lonely = 0;
         if (!from_stock) {
@@ -309,18 +324,22 @@ static int fed_from_gap(const int *counts, const int *supply, int gap) {
     return owed == 0;
 }
 
-static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top) {
+/* spare: the discard cards of each rank the assignment found leaves unused (all 0 when the
+ * answer came from the ring, which gives no such assignment here). */
+static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top,
+                                int8_t *spare) {
     const int *stock = s->stock_left[drawn];
     int supply[RANKS + 1];
     int fed = 1;
     /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first,
      * then from r + 1. Walked in registers: before is what r - 1 has left, at what r has left
-     * once r - 1 took from it. */
+     * once r - 1 took from it; r - 1's last taker is r, so what it has left then is unused. */
     int before = 0, at = counts[1] + stock[1] + (top == 1);
     for (int r = 1; r < RANKS; r++) {
         int need = counts[r];
         int take = before < need ? before : need;
         need -= take;
+        spare[r - 1] = (int8_t)(before - take);
         int above = r + 1 < RANKS ? counts[r + 1] + stock[r + 1] + (top == r + 1) : 0;
         if (need > above) {
             fed = 0;
@@ -329,7 +348,12 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
         before = at;
         at = above - need;
     }
-    if (fed || !s->wraps) return fed;
+    if (fed) {
+        spare[RANKS - 1] = (int8_t)before;
+        return 1;
+    }
+    memset(spare, 0, RANKS + 2);
+    if (!s->wraps) return 0;
     supply[0] = supply[RANKS] = 0;
     for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
     supply[top] += 1;
@@ -345,14 +369,24 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
  * s->lost[present | top << 28] is the fewest draws at which that position was lost (top 0: with
  * any top). Lost with d cards drawn means lost with any more drawn: whatever the later position
  * can do, the earlier one can too, drawing through the extra stock cards when the later one draws. */
-static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must) {
+static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must,
+               int gone) {
     s->nodes++;
     if (!present) return 1;
     if (s->nodes > s->cap) return 0; /* given up: what it would record is thrown away */
     if (s->lost.failed) return 0;
     uint32_t key = present | (uint32_t)top << 28; /* fetched ahead by the caller */
     if (table_get(&s->lost, key) <= drawn) return 0;
-    if (!predecessors_suffice(s, s->counts, drawn, top)) return 0;
+    /* Every card left needs its own discard card. The move here took one discard card of rank
+     * `gone` (the old top) and one card needing one; when the parent's assignment left a card of
+     * that rank unused, it still feeds everything here (a cut walk: the same answer). */
+    int8_t *spare = s->spare[s->depth];
+    if (gone && spare[-(RANKS + 2) + gone] > 0) {
+        memcpy(spare, spare - (RANKS + 2), RANKS + 2);
+        spare[gone]--;
+    } else if (!predecessors_suffice(s, s->counts, drawn, top, spare)) {
+        return 0;
+    }
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
     int dead_end = 0;
     /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
@@ -365,7 +399,8 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         for (uint32_t rest = moves; rest; rest &= rest - 1) {
             int pos = lowest(rest), rank = s->ranks[pos];
             uint32_t free_after = free_mask(s, present & ~(1u << pos));
-            int key = bit_count(free_after & ~free_now) * 256 +
+            uint32_t freed = free_after & ~free_now; /* at most the two cards it lay over */
+            int key = ((freed != 0) + ((freed & (freed - 1)) != 0)) * 256 +
                       ((free_after & s->fit_mask[rank]) != 0) * 64 + pos;
             int k = n++;
             for (; k > 0 && keys[k - 1] < key; k--) {
@@ -384,12 +419,15 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         uint32_t after = present & ~(1u << pos);
         table_prefetch(&s->lost, after | (uint32_t)rank << 28);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
+        s->counts[rank]--;
         int64_t next =
             needs(s, after, drawn, rank, limit, s->neighbours[rank], s->neighbour_count[rank]);
-        if (next < 0) continue;
+        if (next < 0) {
+            s->counts[rank]++;
+            continue;
+        }
         s->path[s->depth++] = (uint8_t)pos;
-        s->counts[rank]--;
-        int won = dfs(s, after, drawn, rank, limit, (uint32_t)next);
+        int won = dfs(s, after, drawn, rank, limit, (uint32_t)next, top);
         s->counts[rank]++;
         if (won) return 1;
         s->depth--;
@@ -401,7 +439,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
                              s->neighbour_count[rank]);
         if (next >= 0) {
             s->path[s->depth++] = DRAW_STEP;
-            if (dfs(s, present, drawn + 1, rank, limit, (uint32_t)next)) return 1;
+            if (dfs(s, present, drawn + 1, rank, limit, (uint32_t)next, top)) return 1;
             s->depth--;
         }
     }
@@ -417,13 +455,17 @@ static const uint8_t ALL_RANKS[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
 /* Python's _Search.run: 1 and the path in s->path when won within `limit` draws in all. */
 static int run(Search *s, uint32_t present, int drawn, int top, int limit) {
     s->depth = 0;
-    for (int d = 0; d <= s->stock_size; d++)
-        for (int r = 0; r < RANKS; r++)
-            s->stock_left[d][r] = d > limit ? 0 : s->stock_ranks[r][limit] - s->stock_ranks[r][d];
+    if (s->stock_left_for != limit + 1) { /* decide's tries share one limit: filled once */
+        for (int d = 0; d <= s->stock_size; d++)
+            for (int r = 0; r < RANKS; r++)
+                s->stock_left[d][r] =
+                    d > limit ? 0 : s->stock_ranks[r][limit] - s->stock_ranks[r][d];
+        s->stock_left_for = limit + 1;
+    }
     for (int r = 0; r < RANKS; r++) s->counts[r] = bit_count(present & s->rank_mask[r]);
     int64_t must = needs(s, present, drawn, top, limit, ALL_RANKS, 13);
     if (must < 0) return 0;
-    return dfs(s, present, drawn, top, limit, (uint32_t)must);
+    return dfs(s, present, drawn, top, limit, (uint32_t)must, 0);
 }
 
 /* ---- the most cards a lost position still lets a player remove ---- */
@@ -494,14 +536,20 @@ static void derive(Search *s) {
                 s->neighbours[r][s->neighbour_count[r]++] = (uint8_t)n;
                 s->fit_mask[r] |= s->rank_mask[n];
             }
-        uint8_t fits = 0, same = 0;
-        for (int d = 0; d < s->stock_size; d++) {
-            fits += s->fits[r][s->stock[d]] ? 1 : 0;
-            same += s->stock[d] == r;
-            s->stock_fits[r][d + 1] = fits;
-            s->stock_ranks[r][d + 1] = same;
+    }
+    /* The stock's running counts, one card at a time: each card adds to its own rank and to the
+     * ranks it goes on (13 x 23 looks of fits were most of this function's time). */
+    uint8_t fits[RANKS] = {0}, same[RANKS] = {0};
+    for (int d = 0; d < s->stock_size; d++) {
+        int q = s->stock[d];
+        same[q]++;
+        for (int r = 1; r < RANKS; r++) fits[r] += s->fits[r][q] != 0;
+        for (int r = 1; r < RANKS; r++) {
+            s->stock_fits[r][d + 1] = fits[r];
+            s->stock_ranks[r][d + 1] = same[r];
         }
     }
+    s->stock_left_for = 0;
 }
 
 /* The layout's masks as the last call handed them over, decoded: the same three bytes objects
@@ -815,6 +863,7 @@ typedef struct {
      * the vector path's by_drawing; slots: the most cards of one rank in the stock. */
     uint8_t at[MAX_STOCK][REACH_ROW];
     int slots;
+    int stock_size;
 } Backward;
 
 static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t fits[RANKS][RANKS],
@@ -824,6 +873,7 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
         for (int t = 1; t < RANKS; t++)
             if (fits[t][r]) b->tops_of[r][t] = 0xFF;
     memset(b->at, 127, sizeof b->at);
+    b->stock_size = stock_size;
     int seen[RANKS] = {0};
     for (int e = 0; e < stock_size; e++) {
         int t = stock[e];
@@ -890,27 +940,38 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
     const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
     __m128i at[MAX_STOCK];
-    for (int j = 0; j < b->slots; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
-    for (int i = first; i <= last; i++) {
+    for (int j = 0; j < MAX_STOCK; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
+    /* spread[v << 4 | r]: the value v in the lanes of the tops a card of rank r goes on, so a
+     * removal is one load and one maximum (a broadcast and a mask were five instructions). */
+    __m128i spread[(MAX_STOCK + 2) << 4];
+    for (int v = 0; v <= b->stock_size + 1; v++)
+        for (int r = 0; r < REACH_ROW; r++)
+            spread[v << 4 | r] =
+                r < RANKS ? _mm_and_si128(_mm_set1_epi8((char)v), tops_of[r]) : _mm_setzero_si128();
+    const uint8_t *pos = removal_pos + removal_start[first];
+    const uint16_t *next = removal_next + removal_start[first];
+    uint8_t *out = reach + (size_t)first * REACH_ROW;
+    for (int i = first; i <= last; i++, out += REACH_ROW) {
         __m128i row = _mm_setzero_si128();
-        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
-            int r = ranks[removal_pos[k]];
-            __m128i v = _mm_set1_epi8((char)reach[(size_t)removal_next[k] * REACH_ROW + r]);
-            row = _mm_max_epu8(row, _mm_and_si128(v, tops_of[r]));
+        for (const uint8_t *end = removal_pos + removal_start[i + 1]; pos < end; pos++, next++) {
+            size_t r = ranks[*pos];
+            size_t v = reach[((size_t)*next << 4) + r];
+            row = _mm_max_epu8(row, _mm_load_si128(&spread[(v << 4) + r]));
         }
         /* by_drawing in the vector: stock card e of rank t counts when e + 1 < row[t] (all
-         * values below 128, so the signed compare is exact), and the greatest e + 1 of those is
-         * spread to every lane by a butterfly of maxima. */
-        __m128i most = _mm_setzero_si128();
-        for (int j = 0; j < b->slots; j++) {
-            __m128i e = at[j];
-            most = _mm_max_epu8(most, _mm_and_si128(e, _mm_cmpgt_epi8(row, e)));
-        }
+         * values below 128, so the signed compare is exact; a missing card is 127, never
+         * counted), and the greatest e + 1 of those is spread to every lane by a butterfly of
+         * maxima. A stock has at most four cards of a rank: four compares, no loop. */
+        __m128i most = _mm_max_epu8(_mm_and_si128(at[0], _mm_cmpgt_epi8(row, at[0])),
+                                    _mm_and_si128(at[1], _mm_cmpgt_epi8(row, at[1])));
+        most = _mm_max_epu8(most, _mm_max_epu8(_mm_and_si128(at[2], _mm_cmpgt_epi8(row, at[2])),
+                                               _mm_and_si128(at[3], _mm_cmpgt_epi8(row, at[3]))));
+        for (int j = 4; j < b->slots; j++)
+            most = _mm_max_epu8(most, _mm_and_si128(at[j], _mm_cmpgt_epi8(row, at[j])));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(1, 0, 3, 2)));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
         most = _mm_max_epu8(most, _mm_shufflehi_epi16(_mm_shufflelo_epi16(most, 0xB1), 0xB1));
         most = _mm_max_epu8(most, _mm_or_si128(_mm_srli_epi16(most, 8), _mm_slli_epi16(most, 8)));
-        uint8_t *out = reach + (size_t)i * REACH_ROW;
         _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, _mm_and_si128(most, all_tops)));
     }
 }
@@ -1468,6 +1529,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
+    make_deal_rest();
     PyObject *m = PyModule_Create(&module);
     /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable one. */
     if (m != NULL && PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0) {

@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tripeaks import score as scoring
-from tripeaks.codes import Deal, GameCode
+from tripeaks.cards import FULL_DECK
+from tripeaks.codes import Deal, GameCode, deck
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
@@ -371,8 +372,18 @@ def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
     return Game.new(code)
 
 
+_PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(TABLEAU_SIZE))
+"""The 28 plays, made once (an Action is frozen): a line shares them instead of making an object a
+step, which the garbage collector would then walk for as long as the line is kept."""
+
+
 def _actions(path: list[int]) -> tuple[Action, ...]:
-    return tuple(DRAW if step == _DRAW else Action.play(step) for step in path)
+    return tuple(DRAW if step == _DRAW else _PLAYS[step] for step in path)
+
+
+def _compiled_line(steps: bytes) -> tuple[Action, ...]:
+    """A line from the compiled answers (a position a play, 255 a draw) as the engine's actions."""
+    return tuple(DRAW if step == _DRAW_BYTE else _PLAYS[step] for step in steps)
 
 
 def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
@@ -387,7 +398,11 @@ def _line_score(game: Game, steps: bytes) -> int:
     """The score the engine reports after the compiled line ``steps``, by the engine's own scoring
     of a draw and a play (tripeaks/score.py) without replaying the game: a replay through the
     engine costs a millisecond; the tests replay every line and compare."""
-    score, present = game.score, game.present
+    return _score_after(game.score, game.present, steps)
+
+
+def _score_after(score: int, present: int, steps: bytes) -> int:
+    """_line_score from a score and the cards on the table."""
     for step in steps:
         if step == _DRAW_BYTE:
             score = scoring.after_draw(score)
@@ -429,10 +444,13 @@ def _explore(
     return best, 0, search.nodes
 
 
-DECIDE_CAP = 1_500
+DECIDE_CAP = 600
 """Positions the compiled depth-first search may visit in is_winnable before it hands the deal to
-the backward pass: about a fifth of the backward pass's own time. Half the deals are decided in
-fewer (tens of microseconds), and none costs much more than one backward pass."""
+the backward pass: about a quarter of the backward pass's own time. Half the deals are decided in
+fewer (tens of microseconds), and none costs much more than one backward pass. A lost deal that
+the search cannot refute (nearly every lost Classic deal: a median of 24,000 positions) pays the
+cap and then the pass: 600 positions are about 50 µs of a lost deal's 0.22 ms, 1,500 were 0.12 ms
+(docs/solver.md)."""
 
 
 @functools.cache
@@ -563,7 +581,7 @@ class Answers:
             step = self._first_win(present, drawn, top)
         if step < 0:
             return None
-        return DRAW if step == _DRAW_BYTE else Action.play(step)
+        return DRAW if step == _DRAW_BYTE else _PLAYS[step]
 
     def solve(self, game: Game) -> Solution:
         """The best win from the game (fewest draws, the highest score): compiled, by backward
@@ -578,8 +596,8 @@ class Answers:
         )
         if steps is None:
             return Solution(False, (), 0, None, TABLEAU_SIZE - left)
-        line = tuple(DRAW if step == _DRAW_BYTE else Action.play(step) for step in steps)
-        return Solution(True, line, line.count(DRAW), _line_score(game, steps), TABLEAU_SIZE)
+        line = _compiled_line(steps)
+        return Solution(True, line, steps.count(_DRAW_BYTE), _line_score(game, steps), TABLEAU_SIZE)
 
     def _first_win(self, present: int, drawn: int, top: int) -> int:
         _masks, removals, number = _table_sets()
@@ -618,13 +636,39 @@ def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, boo
 def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> Solution:
     """Prove whether the position can be won and find its best win (fewest draws, highest score).
 
-    Compiled, from the backward pass (Answers.solve); otherwise by the search."""
+    Compiled, from the backward pass (Answers.solve); otherwise by the search. From a code,
+    compiled, no Game is built: the deal's ranks go from its number to the passes."""
+    if COMPILED and not isinstance(game_or_code, Game):
+        code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        return _solved_deal(code.number, code.rules if rules is None else rules)
     game = _start(game_or_code, rules)
     if not game.present:
         return Solution(True, (), 0, game.score, TABLEAU_SIZE)
     if COMPILED:
         return Answers.of(game).solve(game)
     return _searched(game)
+
+
+_RANK_OF_CARD = bytes(
+    FULL_DECK[index].rank if index < len(FULL_DECK) else 0 for index in range(256)
+)
+"""A card index's rank, as a table for bytes.translate: a deal's 52 ranks in one call."""
+
+
+def _solved_deal(number: int, rules: Rules) -> Solution:
+    """solve from the start of deal ``number``, compiled, with no card, deal or game object
+    made: a handful of Python objects a deal (the garbage collector walks every tracked object
+    the process holds whenever enough new ones pile up; a Game and its cards were hundreds)."""
+    ranks = deck(number).translate(_RANK_OF_CARD)
+    prepared = _search.prepare(
+        ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], _fits_table(rules), _LYING_UNDER_BYTES
+    )
+    full = (1 << TABLEAU_SIZE) - 1
+    steps, left = _search.best_from(prepared, full, 0, ranks[TABLEAU_SIZE])
+    if steps is None:
+        return Solution(False, (), 0, None, TABLEAU_SIZE - left)
+    score = _score_after(scoring.START, full, steps)
+    return Solution(True, _compiled_line(steps), steps.count(_DRAW_BYTE), score, TABLEAU_SIZE)
 
 
 def _searched(game: Game, compiled: bool | None = None) -> Solution:
@@ -655,18 +699,19 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     return _explore(game, best_win=False)[0] is not None
 
 
+_SHARED: dict[Rules, tuple[bytes, bytes, bytes, bytes, bool]] = {}
+"""What every deal of one rules hands the compiled search, by rules: one look per decision (the
+cached table and the wraps property were half a microsecond of a median of tens)."""
+
+
 def _decide_deal(number: int, rules: Rules, cap: int = DECIDE_CAP) -> tuple[bool, bool, int]:
     """Deal ``number`` from its start, compiled: (winnable, whether the backward pass answered,
     positions the search visited)."""
-    return _search.decide_deal(
-        number,
-        _fits_table(rules),
-        _LYING_UNDER_BYTES,
-        _UNDER_BYTES,
-        _NO_BRIDGE_BYTES,
-        rules.wraps,
-        cap,
-    )
+    shared = _SHARED.get(rules)
+    if shared is None:
+        shared = _fits_table(rules), _LYING_UNDER_BYTES, _UNDER_BYTES, _NO_BRIDGE_BYTES, rules.wraps
+        _SHARED[rules] = shared
+    return _search.decide_deal(number, *shared, cap)
 
 
 LOST = 255
