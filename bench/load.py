@@ -46,6 +46,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api import ROOT, RawHttp, percentile, server, serving
+from players import LANGUAGES, choose
 from proctimes import Part, postgres_parts, sample, server_parts, spent
 
 
@@ -60,20 +61,6 @@ class Tally:
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
-
-
-def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
-    body: dict[str, Any] = {"version": state["version"]}
-    roll = rng.random()
-    if roll < 0.08 and state["can_undo"]:
-        return "undo", body
-    if roll < 0.12:
-        return "play", {**body, "pos": rng.randrange(28)}
-    if state["playable"]:  # which cards fit is the server's word, as for the page
-        return "play", {**body, "pos": rng.choice(state["playable"])}
-    if state["stock_size"]:
-        return "draw", body
-    return "undo", body
 
 
 async def player(base: str, seed: int, until: float, think: float, tally: Tally, lang: str) -> None:
@@ -118,9 +105,8 @@ async def run(base: str, players: int, seconds: float, think: float) -> tuple[Ta
     tally = Tally()
     started = time.perf_counter()
     until = started + seconds
-    languages = ("en", "fi", "ca")
     await asyncio.gather(
-        *(player(base, n, until, think, tally, languages[n % 3]) for n in range(players))
+        *(player(base, n, until, think, tally, LANGUAGES[n % 3]) for n in range(players))
     )
     return tally, time.perf_counter() - started
 
@@ -213,7 +199,6 @@ async def closed_step(
     known = parts()  # found before the players start: reading /proc mid-step stalls them
     tally = Tally(since=time.perf_counter() + warmup)
     until = tally.since + seconds
-    languages = ("en", "fi", "ca")
     marks: dict[str, Any] = {}
 
     async def mark() -> None:
@@ -222,7 +207,7 @@ async def closed_step(
 
     await asyncio.gather(
         mark(),
-        *(player(base, seed + n, until, 0.0, tally, languages[n % 3]) for n in range(players)),
+        *(player(base, seed + n, until, 0.0, tally, LANGUAGES[n % 3]) for n in range(players)),
     )
     own = _own_cpu() - marks["own"]
     return Step(players, seconds, tally, spent(marks["parts"], sample(parts())), own)
