@@ -256,6 +256,12 @@ async def find_throughput(
     return [steps[k] for k in sorted(steps)]
 
 
+def best_of(steps: list[Step]) -> Step | None:
+    """The step with the most actions a second among those with p99 under the bound and no error."""
+    passing = [step for step in steps if step.passes]
+    return max(passing, key=lambda step: step.rate) if passing else None
+
+
 @dataclass
 class Postgres:
     """Where the PostgreSQL configurations keep their games."""
@@ -448,8 +454,7 @@ def closed_loop(args: argparse.Namespace) -> None:
             print(f"\n{config.database}, {workers} [{name}]")
             print(HEADER)
             done = measure(config, db, postmaster, steps, args)
-            passing = [s for s in done if s.passes]
-            best[name] = max(passing, key=lambda s: s.rate) if passing else None
+            best[name] = best_of(done)
             top = best[name]
             if top is None:
                 print("  no step had p99 < 50 ms and 0 errors")
