@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -32,7 +33,9 @@ def search(p99_ms_a_player: float, players: list[int] | None = None, most: int =
         tried.append(n)
         return made_up(n, p99_ms_a_player)
 
-    asyncio.run(load.find_throughput(step, players, most, 2, lambda _: None))
+    search = load.find_throughput(step, players, most, 2, lambda _: None)
+    with ThreadPoolExecutor(1) as thread:  # its own loop: a browser test may hold this thread's
+        thread.submit(asyncio.run, search).result()
     return tried
 
 
