@@ -39,17 +39,32 @@ def search(p99_ms_a_player: float, players: list[int] | None = None, most: int =
     return tried
 
 
-def test_players_double_until_p99_reaches_50_ms_then_bisect_twice() -> None:
-    # 3 ms a player: 16 players 48 ms (under), 32 players 96 ms (over); then 24 and 20 (both over)
-    assert search(3.0) == [1, 2, 4, 8, 16, 32, 24, 20]
-    # 1 ms a player: 32 under, 64 over; 48 under (48 ms), 56 over
-    assert search(1.0) == [1, 2, 4, 8, 16, 32, 64, 48, 56]
+def test_players_double_until_p99_is_over_50_ms_twice_then_bisect_twice() -> None:
+    # 3 ms a player: 16 players 48 ms (under), 32 and 64 over; then 24 and 20 (both over)
+    assert search(3.0) == [1, 2, 4, 8, 16, 32, 64, 24, 20]
+    # 1 ms a player: 32 under, 64 and 128 over; 48 under (48 ms), 56 over
+    assert search(1.0) == [1, 2, 4, 8, 16, 32, 64, 128, 48, 56]
+
+
+def test_one_step_over_the_bound_does_not_end_the_search() -> None:
+    tried: list[int] = []
+
+    async def step(n: int) -> load.Step:  # a stall at 2 players; else 3 ms a player
+        tried.append(n)
+        return made_up(n, 40.0 if n == 2 else 3.0)
+
+    with ThreadPoolExecutor(1) as thread:
+        found = thread.submit(
+            asyncio.run, load.find_throughput(step, None, 256, 2, lambda _: None)
+        ).result()
+    assert tried == [1, 2, 4, 8, 16, 32, 64, 24, 20]
+    assert load.best_of(found) is not None and load.best_of(found).players == 16  # type: ignore[union-attr]
 
 
 def test_the_doubling_stops_at_most_and_given_players_are_tried_as_they_are() -> None:
     assert search(0.01, most=16) == [1, 2, 4, 8, 16]
     assert search(3.0, players=[20, 8]) == [20, 8]
-    assert search(60.0) == [1]  # over at once: nothing to bisect
+    assert search(60.0) == [1, 2]  # over at once, twice: nothing to bisect
 
 
 def test_a_step_passes_only_under_50_ms_and_without_errors() -> None:
