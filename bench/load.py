@@ -19,7 +19,9 @@ average is printed before and after, since other work on the machine shows in th
 came), to find the throughput at p99 < 50 ms. The players are doubled from 1 until p99 is over
 50 ms in two steps running, then bisected between the last step under and the next one over; each
 step starts fresh
-players, lets them warm up for ``--warmup`` s and counts the actions sent in the next ``--seconds``
+players (one after another over the first half of the warm-up: started all at once, their
+connections piled onto one or two of several workers), lets them warm up for ``--warmup`` s and
+counts the actions sent in the next ``--seconds``
 (a newly started server first plays 2 s uncounted, so that its solver processes and database
 connections exist before anything is measured).
 It runs each server of ``--config``: SQLite with one worker, PostgreSQL with 1, 2 and 4 workers
@@ -66,7 +68,10 @@ class Tally:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-async def player(base: str, seed: int, until: float, think: float, tally: Tally, lang: str) -> None:
+async def player(
+    base: str, seed: int, until: float, think: float, tally: Tally, lang: str, delay: float = 0.0
+) -> None:
+    await asyncio.sleep(delay)  # the closed loop's players connect one after another
     rng = random.Random(seed)
     client = RawHttp(base)
     state: dict[str, Any] | None = None
@@ -213,7 +218,10 @@ async def closed_step(
 
     await asyncio.gather(
         mark(),
-        *(player(base, seed + n, until, 0.0, tally, LANGUAGES[n % 3]) for n in range(players)),
+        *(
+            player(base, seed + n, until, 0.0, tally, LANGUAGES[n % 3], n * warmup / 2 / players)
+            for n in range(players)
+        ),
     )
     own = _own_cpu() - marks["own"]
     return Step(players, seconds, tally, spent(marks["parts"], sample(parts())), own)
@@ -336,14 +344,26 @@ def _row(step: Step) -> str:
     return (
         f"  {step.players:7}  {step.rate:9.0f}  {step.p(0.5) * 1e3:7.2f}  {step.p(0.99) * 1e3:7.2f}"
         f"  {step.errors:6}  {step.tally.refused:7}  {server:8.0f}  {pg}"
-        f"  {step.per_action(step.generator):9.0f}"
+        f"  {step.per_action(step.generator):9.0f}  {split(step):>11}"
         + (f"  {step.tally.errors}" if step.errors else "")
     )
 
 
+def split(step: Step) -> str:
+    """Each worker's share of the workers' CPU, in %: several workers take connections from one
+    listening socket as the kernel hands them out, and a closed loop keeps few connections."""
+    shares = sorted((part.pid, cpu) for part, cpu in step.cpu.items() if part.role == "worker")
+    total = sum(cpu for _pid, cpu in shares)
+    if len(shares) < 2 or not total:
+        return "-"
+    return "/".join(f"{100 * cpu / total:.0f}" for _pid, cpu in shares)
+
+
 HEADER = (
-    "  players  actions/s   p50 ms   p99 ms  errors  refused    CPU µs an action:\n"
+    "  players  actions/s   p50 ms   p99 ms  errors  refused    CPU µs an action:"
+    "               workers'\n"
     "                                                          server  postgres  generator"
+    "  CPU split %"
 )
 
 

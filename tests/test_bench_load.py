@@ -81,6 +81,19 @@ def test_a_step_passes_only_under_50_ms_and_without_errors() -> None:
     assert load.best_of([over]) is None
 
 
+def test_the_split_shows_each_workers_share_of_the_workers_cpu() -> None:
+    step = made_up(4, 3.0)
+    step.cpu = {
+        proctimes.Part(11, "worker"): 0.3,
+        proctimes.Part(10, "worker"): 0.1,
+        proctimes.Part(12, "worker"): 0.0,
+        proctimes.Part(13, "solver"): 5.0,
+    }
+    assert load.split(step) == "25/75/0"  # by pid; the solver is not a worker
+    step.cpu = {proctimes.Part(10, "worker"): 0.3}
+    assert load.split(step) == "-"
+
+
 def test_targets_follow_the_issue() -> None:
     best: dict[str, load.Step | None] = {"sqlite": made_up(10, 1.0), "pg1": None}
     best["sqlite"].seconds = 0.4  # type: ignore[union-attr]  # 1000 actions in 0.4 s: 2500/s
