@@ -37,11 +37,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path, root: Path = ROOT) -> Iterator[tuple[str, int]]:
-    """A checkout's real server as a child process on loopback; yields its base URL and pid."""
+def serving(
+    db: Path | str, root: Path = ROOT, options: tuple[str, ...] = ()
+) -> Iterator[tuple[str, int]]:
+    """A checkout's real server as a child process on loopback; yields its base URL and pid.
+
+    ``db`` is a SQLite file or a PostgreSQL URL; ``options`` go to ``tripeaks serve`` as they are
+    (``("--workers", "2")``)."""
     port = free_port()
     command = [sys.executable, "-m", "tripeaks", "serve", "--no-browser"]
-    command += ["--port", str(port), "--db", str(db)]
+    command += ["--port", str(port), "--db", str(db), *options]
     env = {**os.environ, "PYTHONPATH": str(root)}
     process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -14,6 +14,21 @@ a figure for the server plus a little more, never less. The generator runs on uv
 installed (it comes with the app) and keeps its start-up objects out of the garbage collector, so
 that its own overhead stays small; neither changes what the server does. The machine's load
 average is printed before and after, since other work on the machine shows in the figures.
+
+``--closed-loop``: players without think time (each sends its next action as soon as the reply
+came), to find the throughput at p99 < 50 ms. The players are doubled from 1 until p99 is over
+50 ms in two steps running, then bisected between the last step under and the next one over; each
+step starts fresh
+players (one after another over the first half of the warm-up: started all at once, their
+connections piled onto one or two of several workers), lets them warm up for ``--warmup`` s and
+counts the actions sent in the next ``--seconds``
+(a newly started server first plays 2 s uncounted, so that its solver processes and database
+connections exist before anything is measured).
+It runs each server of ``--config``: SQLite with one worker, PostgreSQL with 1, 2 and 4 workers
+(a throwaway cluster with fsync on, tests/pg_cluster.sh, unless ``--pg URL``), and prints for
+each step the CPU time an action of the server's processes (the workers, the solver's), of the
+PostgreSQL server's and of this generator, and for the best step each worker's, so that scaling
+past two cores can be projected. The issue's targets are printed beside the figures.
 """
 
 from __future__ import annotations
@@ -23,18 +38,27 @@ import asyncio
 import gc
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from api import RawHttp, percentile, server
+from api import ROOT, RawHttp, percentile, server, serving
+from players import LANGUAGES, choose
+from proctimes import Part, postgres_parts, sample, server_parts, spent
 
 
 class Tally:
-    def __init__(self) -> None:
+    def __init__(self, since: float = 0.0) -> None:
+        self.since = since
+        """Only actions sent from this moment (``time.perf_counter``) on are counted: a warm-up."""
         self.latencies: list[float] = []
         self.refused = 0
         self.errors: dict[str, int] = {}
@@ -44,21 +68,10 @@ class Tally:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
-    body: dict[str, Any] = {"version": state["version"]}
-    roll = rng.random()
-    if roll < 0.08 and state["can_undo"]:
-        return "undo", body
-    if roll < 0.12:
-        return "play", {**body, "pos": rng.randrange(28)}
-    if state["playable"]:  # which cards fit is the server's word, as for the page
-        return "play", {**body, "pos": rng.choice(state["playable"])}
-    if state["stock_size"]:
-        return "draw", body
-    return "undo", body
-
-
-async def player(base: str, seed: int, until: float, think: float, tally: Tally, lang: str) -> None:
+async def player(
+    base: str, seed: int, until: float, think: float, tally: Tally, lang: str, delay: float = 0.0
+) -> None:
+    await asyncio.sleep(delay)  # the closed loop's players connect one after another
     rng = random.Random(seed)
     client = RawHttp(base)
     state: dict[str, Any] | None = None
@@ -76,11 +89,13 @@ async def player(base: str, seed: int, until: float, think: float, tally: Tally,
             started = time.perf_counter()
             path = f"/api/games/{state['id']}/{kind}?lang={lang}"
             status, reply = await client.request("POST", path, body)
-            tally.latencies.append(time.perf_counter() - started)
+            counted = started >= tally.since
+            if counted:
+                tally.latencies.append(time.perf_counter() - started)
             if status == 200:
                 state = reply
             elif status == 422 and reply.get("state"):
-                tally.refused += 1
+                tally.refused += counted
                 state = reply["state"]
             else:
                 tally.error(f"{kind} {status}")
@@ -98,9 +113,8 @@ async def run(base: str, players: int, seconds: float, think: float) -> tuple[Ta
     tally = Tally()
     started = time.perf_counter()
     until = started + seconds
-    languages = ("en", "fi", "ca")
     await asyncio.gather(
-        *(player(base, n, until, think, tally, languages[n % 3]) for n in range(players))
+        *(player(base, n, until, think, tally, LANGUAGES[n % 3]) for n in range(players))
     )
     return tally, time.perf_counter() - started
 
@@ -114,10 +128,387 @@ def _event_loop() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
+# The closed loop: no think time, the number of players stepped until p99 reaches the bound.
+
+BOUND = 0.050
+"""The p99 latency the closed loop finds the throughput under (the issue's p99 < 50 ms)."""
+
+WARM_SERVER = 2.0
+"""Seconds of play, not counted, on a newly started server before its first step."""
+
+OLD_SQLITE = 2294
+"""SQLite's closed-loop figure before PostgreSQL came (20 players, p99 13.5 ms): the target."""
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    database: str  # "SQLite" or "PostgreSQL"
+    workers: int
+
+
+CONFIGS = {
+    "sqlite": Config("sqlite", "SQLite", 1),
+    "pg1": Config("pg1", "PostgreSQL", 1),
+    "pg2": Config("pg2", "PostgreSQL", 2),
+    "pg4": Config("pg4", "PostgreSQL", 4),
+}
+
+
+@dataclass
+class Step:
+    """One step of the closed loop: so many players for so long, and what the processes spent."""
+
+    players: int
+    seconds: float
+    tally: Tally
+    cpu: dict[Part, float] = field(default_factory=dict)
+    generator: float = 0.0  # this process's CPU seconds in the window
+
+    @property
+    def actions(self) -> int:
+        return len(self.tally.latencies)
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def errors(self) -> int:
+        return sum(self.tally.errors.values())
+
+    def p(self, q: float) -> float:
+        return percentile(self.tally.latencies, q) if self.tally.latencies else float("inf")
+
+    @property
+    def passes(self) -> bool:
+        return self.p(0.99) < BOUND and self.errors == 0
+
+    def per_action(self, seconds: float) -> float:
+        """µs a counted action."""
+        return seconds / self.actions * 1e6 if self.actions else float("nan")
+
+    def cpu_of(self, *prefixes: str) -> float:
+        return sum(v for part, v in self.cpu.items() if part.role.startswith(prefixes))
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+async def closed_step(
+    base: str,
+    players: int,
+    seconds: float,
+    warmup: float,
+    parts: Callable[[], list[Part]],
+    seed: int,
+) -> Step:
+    """``players`` players without think time; actions sent in the ``seconds`` after a warm-up
+    count, and the CPU of ``parts`` is read at the start and the end of those seconds."""
+    known = parts()  # found before the players start: reading /proc mid-step stalls them
+    tally = Tally(since=time.perf_counter() + warmup)
+    until = tally.since + seconds
+    marks: dict[str, Any] = {}
+
+    async def mark() -> None:
+        await asyncio.sleep(max(0.0, tally.since - time.perf_counter()))
+        marks["parts"], marks["own"] = sample(known), _own_cpu()
+
+    await asyncio.gather(
+        mark(),
+        *(
+            player(base, seed + n, until, 0.0, tally, LANGUAGES[n % 3], n * warmup / 2 / players)
+            for n in range(players)
+        ),
+    )
+    own = _own_cpu() - marks["own"]
+    return Step(players, seconds, tally, spent(marks["parts"], sample(parts())), own)
+
+
+async def find_throughput(
+    run_step: Callable[[int], Awaitable[Step]],
+    players: list[int] | None,
+    most: int,
+    refine: int,
+    show: Callable[[Step], None],
+) -> list[Step]:
+    """Double the players from 1 until p99 is over the bound in two steps running (one step's
+    p99 on a shared machine can be a stall of a few ms elsewhere; or until ``most``), then bisect
+    ``refine`` times between the last step under it and the next over it; or just the given
+    ``players``."""
+    steps: dict[int, Step] = {}
+
+    async def at(n: int) -> Step:
+        steps[n] = await run_step(n)
+        show(steps[n])
+        return steps[n]
+
+    if players:
+        for n in players:
+            await at(n)
+        return list(steps.values())
+    n, running = 1, 0
+    while n <= most and running < 2:
+        running = running + 1 if (await at(n)).p(0.99) >= BOUND else 0
+        n *= 2
+    low = max((k for k, step in steps.items() if step.p(0.99) < BOUND), default=0)
+    over = [k for k, step in steps.items() if k > low and step.p(0.99) >= BOUND]
+    if low and over:
+        high = min(over)
+        for _ in range(refine):
+            if high - low <= 1:
+                break
+            middle = (low + high) // 2
+            if (await at(middle)).p(0.99) < BOUND:
+                low = middle
+            else:
+                high = middle
+    return [steps[k] for k in sorted(steps)]
+
+
+def best_of(steps: list[Step]) -> Step | None:
+    """The step with the most actions a second among those with p99 under the bound and no error."""
+    passing = [step for step in steps if step.passes]
+    return max(passing, key=lambda step: step.rate) if passing else None
+
+
+@dataclass
+class Postgres:
+    """Where the PostgreSQL configurations keep their games."""
+
+    url: str
+    postmaster: int | None  # None: not on this machine, or not readable; its CPU is not measured
+    throwaway: bool  # our own cluster: a fresh database each configuration
+
+    def database(self, name: str) -> str:
+        if not self.throwaway:
+            return self.url
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "tripeaks_{name}"')
+        return urlunsplit(urlsplit(self.url)._replace(path=f"/tripeaks_{name}"))
+
+
+def _postmaster_of(url: str) -> int | None:
+    """The pid of the PostgreSQL server at ``url`` if it runs on this machine and we may read it."""
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=5) as connection:
+            row = connection.execute("SHOW data_directory").fetchone()
+        assert row is not None
+        return int((Path(row[0]) / "postmaster.pid").read_text().split()[0])
+    except Exception:
+        return None
+
+
+@contextmanager
+def postgres(url: str | None) -> Iterator[Postgres]:
+    """The given server, or a throwaway cluster (tests/pg_cluster.sh) with durable commits."""
+    if url:
+        yield Postgres(url, _postmaster_of(url), throwaway=False)
+        return
+    script = ["sh", str(ROOT / "tests" / "pg_cluster.sh")]
+    folder = tempfile.mkdtemp(prefix="tripeaks-load-pg-")
+    try:
+        started = subprocess.run(
+            [*script, "start", folder],
+            env={**os.environ, "PG_FSYNC": "on"},  # durable commits, as on a real server
+            capture_output=True,
+            text=True,
+        )
+        if started.returncode != 0:
+            raise SystemExit(f"load.py: no PostgreSQL cluster: {started.stderr.strip()}")
+        postmaster = int((Path(folder) / "data" / "postmaster.pid").read_text().split()[0])
+        yield Postgres(started.stdout.strip().splitlines()[-1], postmaster, throwaway=True)
+    finally:
+        subprocess.run([*script, "stop", folder], check=False)
+
+
+def _wait_for_workers(serve: int, workers: int) -> None:
+    """With --workers N, until uvicorn's supervisor has all N children (at most 30 s)."""
+    deadline = time.monotonic() + 30
+    while workers > 1 and time.monotonic() < deadline:
+        if sum(p.role == "worker" for p in server_parts(serve, workers)) >= workers:
+            return
+        time.sleep(0.1)
+
+
+def _row(step: Step) -> str:
+    server = step.per_action(step.cpu_of("worker", "supervisor", "solver", "resource"))
+    measured = any(part.role.startswith("postgres") for part in step.cpu)
+    pg = f"{step.per_action(step.cpu_of('postgres')):8.0f}" if measured else "       -"
+    return (
+        f"  {step.players:7}  {step.rate:9.0f}  {step.p(0.5) * 1e3:7.2f}  {step.p(0.99) * 1e3:7.2f}"
+        f"  {step.errors:6}  {step.tally.refused:7}  {server:8.0f}  {pg}"
+        f"  {step.per_action(step.generator):9.0f}  {split(step):>11}"
+        + (f"  {step.tally.errors}" if step.errors else "")
+    )
+
+
+def split(step: Step) -> str:
+    """Each worker's share of the workers' CPU, in %: several workers take connections from one
+    listening socket as the kernel hands them out, and a closed loop keeps few connections."""
+    shares = sorted((part.pid, cpu) for part, cpu in step.cpu.items() if part.role == "worker")
+    total = sum(cpu for _pid, cpu in shares)
+    if len(shares) < 2 or not total:
+        return "-"
+    return "/".join(f"{100 * cpu / total:.0f}" for _pid, cpu in shares)
+
+
+HEADER = (
+    "  players  actions/s   p50 ms   p99 ms  errors  refused    CPU µs an action:"
+    "               workers'\n"
+    "                                                          server  postgres  generator"
+    "  CPU split %"
+)
+
+
+def _cpu_lines(step: Step) -> list[str]:
+    """Each worker on its own line, the rest by role, in µs of CPU per counted action."""
+    lines = []
+    for part, cpu in sorted(step.cpu.items(), key=lambda item: (item[0].role, item[0].pid)):
+        if part.role in ("worker", "supervisor"):
+            lines.append(f"    {part.role} {part.pid}".ljust(34) + f"{step.per_action(cpu):7.0f}")
+    roles = sorted({part.role for part in step.cpu} - {"worker", "supervisor"})
+    for role in roles:
+        count = sum(part.role == role for part in step.cpu)
+        total = step.cpu_of(role)
+        lines.append(f"    {role} ({count})".ljust(34) + f"{step.per_action(total):7.0f}")
+    lines.append(
+        "    generator (this process)".ljust(34) + f"{step.per_action(step.generator):7.0f}"
+    )
+    server = step.cpu_of("worker", "supervisor", "solver", "resource") + step.cpu_of("postgres")
+    if server:
+        us = step.per_action(server)
+        lines.append(
+            f"    server in all (app + database) {us:.0f} µs an action: one core fully used"
+            f" would serve about {1e6 / us:.0f} actions/s"
+        )
+    return lines
+
+
+def _target(name: str, best: dict[str, Step | None]) -> str:
+    def judged(goal: float) -> str:
+        step = best.get(name)
+        met = step is not None and step.rate >= goal
+        return "met" if met else "not met"
+
+    if name == "sqlite":
+        return f"target ≥ {OLD_SQLITE}/s, the figure before (20 players, p99 13.5 ms): {judged(OLD_SQLITE)}"
+    if name == "pg1":
+        sqlite = best.get("sqlite")
+        if sqlite is None:
+            return "target: within 30% of SQLite (not measured in this run)"
+        return (
+            f"target within 30% of SQLite: ≥ {0.7 * sqlite.rate:.0f}/s: {judged(0.7 * sqlite.rate)}"
+        )
+    if name == "pg2":
+        one = best.get("pg1")
+        if one is None:
+            return "target: ≥ 1.3 × 1 worker (not measured in this run)"
+        return f"target ≥ 1.3 × 1 worker = {1.3 * one.rate:.0f}/s: {judged(1.3 * one.rate)}"
+    return "no target (for projecting past two cores)"
+
+
+def measure(
+    config: Config,
+    db: Path | str,
+    postmaster: int | None,
+    players: list[int] | None,
+    args: argparse.Namespace,
+) -> list[Step]:
+    """One configuration's server, started for it, through the search; each step printed."""
+    options = ("--workers", str(config.workers)) if config.workers > 1 else ()
+    with serving(db, options=options) as (base, pid):
+        _wait_for_workers(pid, config.workers)
+
+        def parts() -> list[Part]:
+            found = server_parts(pid, config.workers)
+            return found + (postgres_parts(postmaster) if postmaster else [])
+
+        def one(n: int) -> Awaitable[Step]:
+            return closed_step(base, n, args.seconds, args.warmup, parts, seed=n * 1000)
+
+        def show(step: Step) -> None:
+            print(_row(step), flush=True)
+
+        async def warm_then_find() -> list[Step]:
+            # Games played to their end first, so each worker's solver process (verdicts) and
+            # its database connections are there before anything is counted.
+            await closed_step(base, 8, WARM_SERVER, 0.0, parts, seed=10**6)
+            return await find_throughput(one, players, args.most, args.refine, show)
+
+        return asyncio.run(warm_then_find())
+
+
+def closed_loop(args: argparse.Namespace) -> None:
+    names = [n.strip() for n in args.config.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CONFIGS]
+    if unknown:
+        raise SystemExit(f"load.py: unknown --config {unknown}; choose from {', '.join(CONFIGS)}")
+    steps = [int(n) for n in args.steps.split(",")] if args.steps else None
+    best: dict[str, Step | None] = {}
+    print(
+        f"Closed loop: no think time; each server first plays {WARM_SERVER:g} s uncounted, then"
+        f" each step {args.warmup:g} s warm-up and {args.seconds:g} s counted; the best"
+        f" throughput with p99 < {BOUND * 1e3:.0f} ms and 0 errors."
+        f" {os.cpu_count()} cores, shared by the generator (this process) and the server."
+    )
+    with ExitStack() as stack:
+        pg = stack.enter_context(postgres(args.pg)) if any(n != "sqlite" for n in names) else None
+        if pg is not None:
+            where = "given server" if not pg.throwaway else "throwaway cluster, fsync=on"
+            print(f"PostgreSQL: {where}; its CPU {'measured' if pg.postmaster else 'not measured'}")
+        for name in names:
+            config = CONFIGS[name]
+            if config.database == "SQLite":
+                db: Path | str = (
+                    Path(stack.enter_context(tempfile.TemporaryDirectory())) / "load.db"
+                )
+                postmaster = None
+            else:
+                assert pg is not None
+                db, postmaster = pg.database(name), pg.postmaster
+            load = os.getloadavg()
+            workers = f"{config.workers} worker" + ("s" if config.workers > 1 else "")
+            print(f"\n{config.database}, {workers} [{name}]")
+            print(HEADER)
+            done = measure(config, db, postmaster, steps, args)
+            best[name] = best_of(done)
+            top = best[name]
+            if top is None:
+                print("  no step had p99 < 50 ms and 0 errors")
+            else:
+                print(
+                    f"  best: {top.rate:.0f} actions/s at {top.players} players"
+                    f" (p50 {top.p(0.5) * 1e3:.2f} ms, p99 {top.p(0.99) * 1e3:.2f} ms, 0 errors)"
+                )
+                print(f"  {_target(name, best)}")
+                print("  CPU µs an action at that step, by process:")
+                print("\n".join(_cpu_lines(top)))
+            after = os.getloadavg()
+            print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f}")
+    print("\nSummary (best throughput with p99 < 50 ms and 0 errors):")
+    for name in names:
+        top = best[name]
+        figure = (
+            f"{top.rate:6.0f}/s at {top.players:3} players, p99 {top.p(0.99) * 1e3:5.2f} ms"
+            if top
+            else "   none"
+        )
+        print(f"  {name:6}  {figure}   {_target(name, best)}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--players", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, help="how long (30 s; closed loop: a step, 3 s)")
     parser.add_argument(
         "--think-ms",
         type=float,
@@ -125,10 +516,40 @@ def main() -> None:
         help="mean pause between a player's taps (uniform 0 to twice this); 0 for none",
     )
     parser.add_argument("--url", help="an already running server instead of starting one")
+    loop = parser.add_argument_group("closed loop")
+    loop.add_argument(
+        "--closed-loop",
+        action="store_true",
+        help="no think time; step the players to find the throughput at p99 < 50 ms",
+    )
+    loop.add_argument(
+        "--config",
+        default="sqlite,pg1,pg2,pg4",
+        help="which servers, of sqlite, pg1, pg2, pg4 (PostgreSQL with 1, 2, 4 workers)",
+    )
+    loop.add_argument("--pg", help="a PostgreSQL URL instead of a throwaway cluster")
+    loop.add_argument("--warmup", type=float, default=1.0, help="seconds not counted, each step")
+    loop.add_argument("--steps", help="these numbers of players (1,8,20) instead of the search")
+    loop.add_argument("--most", type=int, default=256, help="players the doubling stops at")
+    loop.add_argument("--refine", type=int, default=2, help="bisections after the doubling")
     args = parser.parse_args()
     _event_loop()
     gc.collect()
     gc.freeze()
+    if args.closed_loop:
+        if args.url:
+            raise SystemExit(
+                "load.py: --closed-loop starts its own servers (use --pg for a database)"
+            )
+        args.seconds = 3.0 if args.seconds is None else args.seconds
+        closed_loop(args)
+        return
+    args.seconds = 30.0 if args.seconds is None else args.seconds
+    think_time(args)
+
+
+def think_time(args: argparse.Namespace) -> None:
+    """The default: players who think between taps (figures compared with older versions)."""
     before = os.getloadavg()
     if args.url:
         tally, elapsed = asyncio.run(
