@@ -735,9 +735,8 @@ static uint32_t sets_lying_under[4][128];
 
 static inline uint64_t key_of(uint32_t mask) { return (uint64_t)bit_count(mask) << 32 | mask; }
 
-/* The number of a table set, -1 when mask is not one. */
-static int set_index(uint32_t mask) {
-    uint64_t key = key_of(mask);
+/* The first set whose key is at least `key` (set_count when none): the keys are sorted. */
+static int first_key_at_least(uint64_t key) {
     int lo = 0, hi = set_count;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -746,7 +745,14 @@ static int set_index(uint32_t mask) {
         else
             hi = mid;
     }
-    return lo < set_count && set_key[lo] == key ? lo : -1;
+    return lo;
+}
+
+/* The number of a table set, -1 when mask is not one. */
+static int set_index(uint32_t mask) {
+    uint64_t key = key_of(mask);
+    int at = first_key_at_least(key);
+    return at < set_count && set_key[at] == key ? at : -1;
 }
 
 static int compare_keys(const void *a, const void *b) {
@@ -1112,18 +1118,7 @@ static PyObject *py_hint_from(PyObject *self, PyObject *args) {
  * stops at the position's own set: a removal only leads to sets numbered lower. */
 
 /* The first set with at least `cards` cards (set_count when none). */
-static int first_with(int cards) {
-    uint64_t key = (uint64_t)cards << 32;
-    int lo = 0, hi = set_count;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (set_key[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+static int first_with(int cards) { return first_key_at_least((uint64_t)cards << 32); }
 
 typedef struct {
     const uint8_t *ranks, *stock, *fits, *reach;
