@@ -78,6 +78,26 @@ def do(page: Page, code: str, done: list[Action], action: Action, tap: bool = Fa
     expect(moves(page)).to_have_text(str(len(done)))
 
 
+# How much of the cascade's canvas the thrown cards have covered (a share of its pixels, sampled)
+COVERED = """() => {
+  const canvas = document.querySelector(".motion-layer canvas.cascade");
+  if (!canvas) return -1;
+  const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+  let painted = 0;
+  let seen = 0;
+  for (let i = 3; i < data.length; i += 4 * 97, seen += 1) if (data[i] > 0) painted += 1;
+  return painted / seen;
+}"""
+
+
+def cascade_covers(page: Page, share: float) -> None:
+    """Wait until the thrown cards' trails cover `share` of the screen (the cascade really draws)."""
+    deadline = time.monotonic() + 10
+    while (covered := page.evaluate(COVERED)) < share:
+        assert time.monotonic() < deadline, f"the cascade covered {covered:.0%} of the screen"
+        page.wait_for_timeout(50)
+
+
 def peak_points(page: Page) -> str:
     rules = page.request.get("/api/rules").json()
     points = next(row["points"] for row in rules["scoring"] if row["event"] == "peak")
@@ -190,8 +210,8 @@ def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again
     # the last card lands, the table shows cleared, then the cards cascade; a tap skips to the result
     # (held still, so that only the tap can end it)
     expect(page.locator("body[data-celebrating]")).to_have_count(1)
+    cascade_covers(page, 0.2)
     page.evaluate("document.getAnimations().forEach((a) => a.pause())")
-    expect(page.locator(".motion-layer .cascade").first).to_be_attached()
     page.screenshot(path=artifacts / "celebration-390x844.png")
     win = page.locator("#dlg-win")
     expect(win).to_be_hidden()
@@ -233,8 +253,13 @@ def test_axe_on_the_streak_the_celebration_and_the_result_window(new_page, theme
         do(page, WIN_CODE, done, action)
     # the celebration, held still (its animations paused, its clock with them) while axe reads the page
     expect(page.locator("body[data-celebrating]")).to_have_count(1)
+    cascade_covers(page, 0.05)
     page.evaluate("window.held = document.getAnimations(); window.held.forEach((a) => a.pause())")
-    expect(page.locator(".motion-layer .cascade").first).to_be_attached()
+    # held still: once the cards made late have caught up with the paused clock, nothing more is drawn
+    page.wait_for_timeout(400)
+    covered = page.evaluate(COVERED)
+    page.wait_for_timeout(400)
+    assert page.evaluate(COVERED) == covered
     no_violations(page, f"celebration ({theme})")
     page.evaluate("window.held.forEach((a) => a.play())")
     expect(page.locator("#dlg-win")).to_be_visible(timeout=15_000)

@@ -172,17 +172,14 @@ const pause = (ms) => motionLayer().animate([{ opacity: 1 }, { opacity: 1 }], { 
  */
 export async function celebrate() {
   if (still()) return;
-  const [module] = await Promise.all([
-    import("./cascade.js").catch(() => null),
-    pause(750).finished.catch(() => {}),
-  ]);
-  if (!module) return;
-  sound("win");
+  const moment = pause(750);
+  const module = await import("./cascade.js").catch(() => null);
+  if (!module) return moment.finished.catch(() => {});
   // the cards this page saw played, thrown from the places they were played from, top rows first
   const positions = [...removed.keys()].sort((x, y) => rowOf(x) - rowOf(y) || x - y);
   const rects = placesOf(positions);
   const sources = positions.map((pos, i) => [face(removed.get(pos)), rects[i]]);
   const discard = $("#discard");
   sources.push([discard, placeOf(discard)]);
-  await module.cascade(sources, pause);
+  await module.cascade(sources, pause, moment, () => sound("win"));
 }
