@@ -204,6 +204,10 @@ def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again
             expect(streak).to_be_hidden()
         if turn.peak is not None:
             expect(burst.last).to_have_text(peak_points(page))
+            # the points stay whole on the screen, wherever the peak is
+            box = burst.last.bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] >= 0, box
             page.screenshot(path=artifacts / "peak-burst-390x844.png")
         if i == 1:
             page.screenshot(path=artifacts / "streak-390x844.png")
