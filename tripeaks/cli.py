@@ -26,7 +26,7 @@ def format_deal(code: GameCode) -> str:
         f"row {n}: " + " ".join(str(cards.tableau[p]) for p in row)
         for n, row in enumerate(ROWS, start=1)
     ]
-    lines.append(f"discard: {cards.discard}")
+    lines.append(f"discard: {'empty' if cards.discard is None else cards.discard}")
     lines.append("stock, top first: " + " ".join(map(str, cards.stock)))
     return "\n".join(lines)
 
