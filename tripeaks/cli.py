@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tripeaks.codes import GameCode, InvalidCode, deal
+from tripeaks.codes import GameCode, InvalidCode, NotOffered, deal, offered
 from tripeaks.game import Game
 from tripeaks.i18n import LANGUAGES
 from tripeaks.layout import ROWS
@@ -14,9 +14,13 @@ from tripeaks.layout import ROWS
 
 def _code(text: str) -> GameCode:
     try:
-        return GameCode.parse(text)
+        return offered(GameCode.parse(text))
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except NotOffered as refusal:  # a later phase of issue 14 offers them here
+        from tripeaks.i18n import system_language
+
+        raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
 
 
 def format_deal(code: GameCode) -> str:

@@ -138,6 +138,40 @@ class GameCode:
         return f"{plain}-{self.options}" if self.options else plain
 
 
+_OPTION_NAMES = {
+    "D": "option.empty_discard",
+    "J": "option.joker",
+    "O": "option.open_peaks",
+    "T": "option.traditional",
+}
+
+
+class NotOffered(ValueError):
+    """A well-formed code with options that this version cannot play yet (issue 14 phase 1: only
+    the engine knows them). Every door that takes a code from outside refuses it with this,
+    rather than playing the standard game instead."""
+
+    def __init__(self, code: GameCode) -> None:
+        super().__init__(f"the options of {code} are not offered yet")
+        self.code = code
+
+    def message(self, lang: str = "en") -> str:
+        """The refusal in the player's language, naming the options and the plain code."""
+        from tripeaks.i18n import translator
+
+        _ = translator(lang)
+        names = ", ".join(_(_OPTION_NAMES[letter]) for letter in self.code.options)
+        plain = GameCode(self.code.rules, self.code.letters)
+        return _("error.options_not_offered", options=names, code=str(plain))
+
+
+def offered(code: GameCode) -> GameCode:
+    """``code`` itself when the app offers everything it asks for (a standard game), or NotOffered."""
+    if code.options:
+        raise NotOffered(code)
+    return code
+
+
 class SplitMix64:
     """The deal's random source: SplitMix64 over unsigned 64-bit integers."""
 
