@@ -14,7 +14,7 @@ from enum import Enum
 from functools import lru_cache
 
 from tripeaks import score as scoring
-from tripeaks.cards import Card
+from tripeaks.cards import Card, Suit
 from tripeaks.codes import Deal, GameCode, deal
 from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
@@ -331,8 +331,13 @@ class Game:
         return list(_free_of(self.present))
 
     def playable_positions(self) -> list[int]:
-        """Free cards that fit the discard."""
-        return [p for p in self.free_positions() if self.fits(self.deal.tableau[p])]
+        """Free cards that fit the discard (all of them on an empty discard or a joker)."""
+        free = _free_of(self.present)
+        top = self.discard[-1] if self.discard else None
+        if top is None or top.suit is Suit.JOKER:
+            return list(free)
+        fits, rank, tableau = self.rules.fits, top.rank, self.deal.tableau
+        return [p for p in free if fits(tableau[p].rank, rank)]
 
     def legal_moves(self) -> Iterator[Action]:
         if self.is_over:
