@@ -6,6 +6,7 @@ from tripeaks.describe import card_name
 from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove, Reason, Slot, Status
 from tripeaks.rules import Rules
 from tripeaks.solver import Solution, solve
+from tripeaks.variant import Scoring, Variant
 
 __all__ = [
     "DRAW",
@@ -20,10 +21,12 @@ __all__ = [
     "InvalidCode",
     "Reason",
     "Rules",
+    "Scoring",
     "Slot",
     "Solution",
     "Status",
     "Suit",
+    "Variant",
     "card_name",
     "deal",
     "solve",

@@ -13,6 +13,8 @@ class Suit(Enum):
     DIAMONDS = "♦"
     HEARTS = "♥"
     SPADES = "♠"
+    JOKER = "🃏"
+    """The joker's own mark (it has no suit); not one of the four suits of the deck."""
 
     @property
     def index(self) -> int:
@@ -23,24 +25,35 @@ class Suit(Enum):
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
 
-_SUIT_ORDER: tuple[Suit, ...] = tuple(Suit)
+_SUIT_ORDER: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 # Letters accepted on input besides the symbols, so a card can be typed on any keyboard.
 _SUIT_LETTERS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+JOKER_RANK = 0
+"""The joker's rank: below every card's, so no rank arithmetic can make it fit by accident."""
+JOKER_INDEX = 52
+"""The joker's card number, after the 52 of the deck (docs/deal-format.md "Options")."""
+_JOKER_WORDS = ("🃏", "JOKER", "JK")
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
-    """A playing card: rank 1 (ace) to 13 (king) and a suit."""
+    """A playing card: rank 1 (ace) to 13 (king) and a suit, or the joker (:data:`JOKER`)."""
 
     rank: int
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not ACE <= self.rank <= KING:
+        if (self.suit is Suit.JOKER) != (self.rank == JOKER_RANK):
+            raise ValueError("the joker is rank 0 with the joker's mark, and no other card is")
+        if self.suit is not Suit.JOKER and not ACE <= self.rank <= KING:
             raise ValueError(f"rank must be 1-13, not {self.rank}")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is Suit.JOKER
 
     @classmethod
     def from_index(cls, index: int) -> Card:
@@ -51,16 +64,20 @@ class Card:
 
     @property
     def index(self) -> int:
+        if self.is_joker:
+            return JOKER_INDEX
         return self.suit.index * 13 + self.rank - 1
 
     @property
     def rank_label(self) -> str:
-        return _RANK_LABELS[self.rank - 1]
+        return "" if self.is_joker else _RANK_LABELS[self.rank - 1]
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a short label back: ``10♥``, ``Q♦``, also ``10h`` or ``qd``."""
+        """Read a short label back: ``10♥``, ``Q♦``, also ``10h`` or ``qd``; ``🃏`` (or ``joker``)."""
         label = text.strip().upper()
+        if label in _JOKER_WORDS:
+            return JOKER
         if len(label) < 2:
             raise ValueError(f"not a card: {text!r}")
         rank_part, suit_part = label[:-1], label[-1]
@@ -70,6 +87,8 @@ class Card:
                 suit = Suit(suit_part)
             except ValueError:
                 raise ValueError(f"not a card: {text!r} (unknown suit)") from None
+            if suit is Suit.JOKER:
+                raise ValueError(f"not a card: {text!r} (the joker is written 🃏 alone)")
         if rank_part == "1":
             rank_part = "A"
         if rank_part not in _RANK_LABELS:
@@ -79,5 +98,8 @@ class Card:
     def __str__(self) -> str:
         return f"{self.rank_label}{self.suit.value}"
 
+
+JOKER = Card(JOKER_RANK, Suit.JOKER)
+"""The one joker of a joker game (docs/rules.md "Scoring and variants"); written 🃏."""
 
 FULL_DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tripeaks.codes import GameCode, InvalidCode, deal
+from tripeaks.codes import GameCode, InvalidCode, NotOffered, deal, offered
 from tripeaks.game import Game
 from tripeaks.i18n import LANGUAGES
 from tripeaks.layout import ROWS
@@ -14,9 +14,13 @@ from tripeaks.layout import ROWS
 
 def _code(text: str) -> GameCode:
     try:
-        return GameCode.parse(text)
+        return offered(GameCode.parse(text))
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except NotOffered as refusal:  # a later phase of issue 14 offers them here
+        from tripeaks.i18n import system_language
+
+        raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
 
 
 def format_deal(code: GameCode) -> str:
@@ -26,7 +30,7 @@ def format_deal(code: GameCode) -> str:
         f"row {n}: " + " ".join(str(cards.tableau[p]) for p in row)
         for n, row in enumerate(ROWS, start=1)
     ]
-    lines.append(f"discard: {cards.discard}")
+    lines.append(f"discard: {'empty' if cards.discard is None else cards.discard}")
     lines.append("stock, top first: " + " ".join(map(str, cards.stock)))
     return "\n".join(lines)
 

@@ -12,11 +12,12 @@ import re
 import secrets
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from tripeaks.cards import FULL_DECK, Card
+from tripeaks.cards import FULL_DECK, JOKER, Card
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
+from tripeaks.variant import OPTION_LETTERS, Variant
 
 _compiled_deck: Callable[[int], bytes] | None
 try:
@@ -28,7 +29,7 @@ FORMAT = "TP1"
 LETTERS = 7
 CODE_SPACE = 26**LETTERS
 _MASK64 = (1 << 64) - 1
-_CODE_RE = re.compile(r"TP1-([A-Z])-([A-Z]*)")
+_CODE_RE = re.compile(r"TP1-([A-Z])-([A-Z]*)(?:-([A-Z]*))?")
 _RULES_LETTERS = {"E": Rules.EASY, "C": Rules.CLASSIC, "N": Rules.EASY}  # N is the legacy Easy
 
 
@@ -36,22 +37,37 @@ class InvalidCode(ValueError):
     """A text that is not a game code; the message says what is wrong with it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameCode:
-    """A deal (seven letters A-Z) and the rules it is played under."""
+    """A deal (seven letters A-Z) and the game it is played as: rules, scoring and variants.
 
-    rules: Rules
+    ``GameCode(Rules.CLASSIC, "ABCDEFG")`` is a standard game, as it has always been written;
+    ``GameCode(Variant(...), "ABCDEFG")`` one with options (written ``TP1-C-ABCDEFG-JOT``)."""
+
+    variant: Variant
     letters: str
 
-    def __post_init__(self) -> None:
-        if len(self.letters) != LETTERS or not all(
-            c in string.ascii_uppercase for c in self.letters
-        ):
-            raise InvalidCode(f"a game code has {LETTERS} letters A-Z, not {self.letters!r}")
+    def __init__(self, game: Rules | Variant, letters: str) -> None:
+        variant = Variant(game) if isinstance(game, Rules) else game
+        if len(letters) != LETTERS or not all(c in string.ascii_uppercase for c in letters):
+            raise InvalidCode(f"a game code has {LETTERS} letters A-Z, not {letters!r}")
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "letters", letters)
+
+    @property
+    def rules(self) -> Rules:
+        return self.variant.rules
+
+    @property
+    def options(self) -> str:
+        """The option letters written after the seven ("" for the standard game)."""
+        return self.variant.options
 
     @classmethod
     def parse(cls, text: str) -> GameCode:
-        """Read a code case-insensitively, ignoring surrounding spaces; legacy ``N`` is Easy."""
+        """Read a code case-insensitively, ignoring surrounding spaces; legacy ``N`` is Easy.
+
+        Options may follow in any order after one more hyphen; each is known and given once."""
         cleaned = text.strip().upper()
         if not cleaned:
             raise InvalidCode("the game code is empty")
@@ -59,17 +75,38 @@ class GameCode:
         if match is None:
             if not cleaned.startswith(f"{FORMAT}-"):
                 raise InvalidCode(f"a game code starts with {FORMAT}-, as in TP1-E-AAAAAAB")
-            raise InvalidCode(f"a game code looks like TP1-E-AAAAAAB, not {text.strip()!r}")
-        letter, letters = match.groups()
+            raise InvalidCode(
+                "a game code looks like TP1-E-AAAAAAB, or TP1-E-AAAAAAB-JT with options,"
+                f" not {text.strip()!r}"
+            )
+        letter, letters, options = match.groups()
         rules = _RULES_LETTERS.get(letter)
         if rules is None:
             raise InvalidCode(f"the rules letter must be E (Easy) or C (Classic), not {letter!r}")
         if len(letters) != LETTERS:
             raise InvalidCode(f"a game code ends in {LETTERS} letters A-Z, not {len(letters)}")
-        return cls(rules, letters)
+        if options is None:
+            return cls(rules, letters)
+        if not options:
+            raise InvalidCode(
+                "a game code's options follow its last hyphen, as in TP1-E-AAAAAAB-JT;"
+                " a hyphen with none after it is not allowed"
+            )
+        unknown = sorted(set(options) - set(OPTION_LETTERS))
+        if unknown:
+            raise InvalidCode(
+                f"the option letters are D (empty discard), J (joker), O (open peaks)"
+                f" and T (traditional scoring), not {''.join(unknown)!r}"
+            )
+        repeated = sorted({c for c in options if options.count(c) > 1})
+        if repeated:
+            raise InvalidCode(
+                f"each option letter is given once, but {''.join(repeated)!r} is repeated"
+            )
+        return cls(Variant(rules).with_options(options), letters)
 
     @classmethod
-    def from_number(cls, number: int, rules: Rules = Rules.EASY) -> GameCode:
+    def from_number(cls, number: int, rules: Rules | Variant = Rules.EASY) -> GameCode:
         if not 0 <= number < CODE_SPACE:
             raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
         letters = []
@@ -79,7 +116,7 @@ class GameCode:
         return cls(rules, "".join(reversed(letters)))
 
     @classmethod
-    def random(cls, rules: Rules = Rules.EASY) -> GameCode:
+    def random(cls, rules: Rules | Variant = Rules.EASY) -> GameCode:
         """Seven letters chosen uniformly from a cryptographic source."""
         return cls.from_number(secrets.randbelow(CODE_SPACE), rules)
 
@@ -92,10 +129,47 @@ class GameCode:
         return n
 
     def with_rules(self, rules: Rules) -> GameCode:
-        return GameCode(rules, self.letters)
+        """The same deal and options under other rules."""
+        return GameCode(replace(self.variant, rules=rules), self.letters)
 
     def __str__(self) -> str:
-        return f"{FORMAT}-{self.rules.value}-{self.letters}"
+        """The canonical form: capitals, E or C, the options (if any) in the order DJOT."""
+        plain = f"{FORMAT}-{self.rules.value}-{self.letters}"
+        return f"{plain}-{self.options}" if self.options else plain
+
+
+_OPTION_NAMES = {
+    "D": "option.empty_discard",
+    "J": "option.joker",
+    "O": "option.open_peaks",
+    "T": "option.traditional",
+}
+
+
+class NotOffered(ValueError):
+    """A well-formed code with options that this version cannot play yet (issue 14 phase 1: only
+    the engine knows them). Every door that takes a code from outside refuses it with this,
+    rather than playing the standard game instead."""
+
+    def __init__(self, code: GameCode) -> None:
+        super().__init__(f"the options of {code} are not offered yet")
+        self.code = code
+
+    def message(self, lang: str = "en") -> str:
+        """The refusal in the player's language, naming the options and the plain code."""
+        from tripeaks.i18n import translator
+
+        _ = translator(lang)
+        names = ", ".join(_(_OPTION_NAMES[letter]) for letter in self.code.options)
+        plain = GameCode(self.code.rules, self.code.letters)
+        return _("error.options_not_offered", options=names, code=str(plain))
+
+
+def offered(code: GameCode) -> GameCode:
+    """``code`` itself when the app offers everything it asks for (a standard game), or NotOffered."""
+    if code.options:
+        raise NotOffered(code)
+    return code
 
 
 class SplitMix64:
@@ -124,22 +198,37 @@ class SplitMix64:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Where every card starts: tableau in position order, the discard, the stock top first."""
+    """Where every card starts: tableau in position order, the discard, the stock top first.
+
+    The discard is None when the game's discard starts empty; a joker game's stock holds the joker."""
 
     tableau: tuple[Card, ...]
-    discard: Card
+    discard: Card | None
     stock: tuple[Card, ...]
 
 
-def python_deck(number: int) -> list[int]:
-    """The shuffled deck of deal ``number`` as card indices 0-51 (docs/deal-format.md steps 2-5),
-    in Python: the reference the compiled dealing is tested against."""
+def _shuffled(number: int) -> tuple[list[int], SplitMix64]:
     rng = SplitMix64(number)
     deck = list(range(52))
     for i in range(51, 0, -1):
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    return deck, rng
+
+
+def python_deck(number: int) -> list[int]:
+    """The shuffled deck of deal ``number`` as card indices 0-51 (docs/deal-format.md steps 2-5),
+    in Python: the reference the compiled dealing is tested against."""
+    return _shuffled(number)[0]
+
+
+def joker_place(number: int, stock_size: int) -> int:
+    """Where the joker goes into a stock of ``stock_size`` cards, 0 (on top) to ``stock_size`` (at
+    the bottom): the 52nd draw of the deal's generator, after the shuffle's 51 (docs/deal-format.md
+    "Options")."""
+    if not 0 <= number < CODE_SPACE:
+        raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
+    return _shuffled(number)[1].below(stock_size + 1)
 
 
 def deck(number: int) -> bytes:
@@ -152,12 +241,13 @@ def deck(number: int) -> bytes:
 
 
 def deal(code: GameCode | str) -> Deal:
-    """The cards of a code; the rules letter plays no part."""
+    """The cards of a code; the rules letter, the scoring and open peaks play no part, an empty
+    discard leaves its card on the stock and a joker joins the stock without moving any card."""
     if isinstance(code, str):
         code = GameCode.parse(code)
     cards = [FULL_DECK[c] for c in deck(code.number)]
-    return Deal(
-        tableau=tuple(cards[:TABLEAU_SIZE]),
-        discard=cards[TABLEAU_SIZE],
-        stock=tuple(cards[TABLEAU_SIZE + 1 :]),
-    )
+    rest = cards[TABLEAU_SIZE:]
+    discard = None if code.variant.empty_discard else rest.pop(0)
+    if code.variant.joker:
+        rest.insert(joker_place(code.number, len(rest)), JOKER)
+    return Deal(tableau=tuple(cards[:TABLEAU_SIZE]), discard=discard, stock=tuple(rest))

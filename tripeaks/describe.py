@@ -23,6 +23,8 @@ def card_name(card: Card, lang: str = "en") -> str:
     Kept once made: 52 cards in 3 languages, asked for up to 29 times at every reply.
     """
     _ = translator(lang)
+    if card.is_joker:
+        return _("card.joker")
     suit = _(f"suit.{card.suit.name.lower()}")
     key = _NAMED_RANKS.get(card.rank)
     if key is None:
@@ -49,7 +51,7 @@ def describe(game: Game, lang: str = "en") -> str:
     return _(
         "board.description",
         stock=_.plural("cards.count", game.stock_size),
-        discard=card_name(game.discard_top, lang),
+        discard=_("discard.empty") if game.top is None else card_name(game.top, lang),
         row1=row(ROWS[0]),
         row2=row(ROWS[1]),
         row3=row(ROWS[2]),

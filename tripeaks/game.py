@@ -14,10 +14,11 @@ from enum import Enum
 from functools import lru_cache
 
 from tripeaks import score as scoring
-from tripeaks.cards import Card
+from tripeaks.cards import Card, Suit
 from tripeaks.codes import Deal, GameCode, deal
 from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
 
 UNDO_LIMIT = 100
 """How many of the most recent actions can be taken back."""
@@ -159,16 +160,22 @@ class _Done:
 
 
 @lru_cache(maxsize=4096)
-def _slots_of(present: int) -> tuple[Slot, ...]:
-    """The slots follow from which cards are left alone; a reply asks for them more than once."""
+def _slots_of(present: int, open_peaks: bool = False) -> tuple[Slot, ...]:
+    """The slots follow from which cards are left alone; a reply asks for them more than once.
+
+    With open peaks every card left is face up, free or not."""
     return tuple(
         Slot.REMOVED
         if not present >> p & 1
         else Slot.FACE_DOWN
-        if present & COVERED_BY_MASK[p]
+        if present & COVERED_BY_MASK[p] and not open_peaks
         else Slot.FACE_UP
         for p in range(TABLEAU_SIZE)
     )
+
+
+def _peaks_empty(present: int) -> int:
+    return sum(1 for mask in PEAK_MASKS if not present & mask)
 
 
 @lru_cache(maxsize=4096)
@@ -181,21 +188,31 @@ def _free_of(present: int) -> tuple[int, ...]:
 class Game:
     """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of docs/rules.md §1."""
 
-    def __init__(self, cards: Deal, rules: Rules, code: GameCode | None = None) -> None:
+    def __init__(self, cards: Deal, rules: Rules | Variant, code: GameCode | None = None) -> None:
+        variant = Variant(rules) if isinstance(rules, Rules) else rules
         if len(cards.tableau) != TABLEAU_SIZE:
             raise ValueError(f"a tableau has {TABLEAU_SIZE} cards, not {len(cards.tableau)}")
-        every = [*cards.tableau, cards.discard, *cards.stock]
+        every = [*cards.tableau, *([cards.discard] if cards.discard else []), *cards.stock]
         if len(set(every)) != len(every):
             raise ValueError("a deal cannot hold the same card twice")
+        if (cards.discard is None) != variant.empty_discard:
+            raise ValueError("a deal's discard is empty exactly when the game says so")
+        if any(c.is_joker for c in cards.tableau) or (cards.discard and cards.discard.is_joker):
+            raise ValueError("the joker starts in the stock")
+        if any(c.is_joker for c in cards.stock) != variant.joker:
+            raise ValueError("a deal's stock holds the joker exactly when the game has one")
         self.deal = cards
-        self.rules = rules
+        self.variant = variant
+        """The rules, scoring and variants this game is played with: the engine asks only this."""
         self.code = code
         self.present = ALL_MASK
         """Bit p is set while the card at position p is on the tableau."""
         self.drawn = 0
         """How many stock cards have been turned onto the discard."""
-        self.discard: list[Card] = [cards.discard]
-        self.score = scoring.START
+        self.discard: list[Card] = [] if cards.discard is None else [cards.discard]
+        self.score = (
+            scoring.TRADITIONAL_START if variant.scoring is Scoring.TRADITIONAL else scoring.START
+        )
         self.moves = 0
         self.streak = 0
         """Removals in a row since the last draw (undo puts it back as it was)."""
@@ -214,16 +231,16 @@ class Game:
     def new(cls, code: GameCode | str) -> Game:
         if isinstance(code, str):
             code = GameCode.parse(code)
-        return cls(deal(code), code.rules, code)
+        return cls(deal(code), code.variant, code)
 
     @classmethod
     def from_deal(
         cls,
         *,
         tableau: Sequence[Card],
-        discard: Card,
+        discard: Card | None,
         stock: Sequence[Card],
-        rules: Rules = Rules.EASY,
+        rules: Rules | Variant = Rules.EASY,
     ) -> Game:
         """A game of any explicit deal (no code), such as the original help's example."""
         return cls(Deal(tuple(tableau), discard, tuple(stock)), rules)
@@ -242,7 +259,7 @@ class Game:
         """An independent game in the same state, undo history and log included (for look-ahead,
         and for the store's snapshots: the deal was checked when this game was made)."""
         twin = Game.__new__(Game)
-        twin.deal, twin.rules, twin.code = self.deal, self.rules, self.code
+        twin.deal, twin.variant, twin.code = self.deal, self.variant, self.code
         twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
         twin.score, twin.moves = self.score, self.moves
         twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
@@ -254,8 +271,26 @@ class Game:
     # What the player sees -----------------------------------------------------------------
 
     @property
+    def rules(self) -> Rules:
+        return self.variant.rules
+
+    @property
+    def top(self) -> Card | None:
+        """The discard's top card, or None while an empty-discard game's discard is still empty."""
+        return self.discard[-1] if self.discard else None
+
+    @property
     def discard_top(self) -> Card:
+        """The discard's top card, for callers that know only the standard game (its discard is
+        never empty); :attr:`top` also answers for an empty discard."""
+        if not self.discard:
+            raise ValueError("the discard is empty")
         return self.discard[-1]
+
+    def fits(self, card: Card) -> bool:
+        """Can ``card`` go on the discard now? Anything goes on an empty discard and on a joker."""
+        top = self.top
+        return top is None or top.is_joker or self.rules.fits(card.rank, top.rank)
 
     @property
     def stock_size(self) -> int:
@@ -276,26 +311,33 @@ class Game:
         return bool(self.present >> pos & 1) and not self.present & COVERED_BY_MASK[pos]
 
     def is_face_up(self, pos: int) -> bool:
-        """A card turns face up when its last covering card goes, so face up means free."""
+        """A card turns face up when its last covering card goes, so face up means free; with open
+        peaks every card left is face up."""
         self._check_position(pos)
+        if self.variant.open_peaks:
+            return bool(self.present >> pos & 1)
         return self.is_free(pos)
 
     def slot(self, pos: int) -> Slot:
         if self.card_at(pos) is None:
             return Slot.REMOVED
-        return Slot.FACE_UP if self.is_free(pos) else Slot.FACE_DOWN
+        return Slot.FACE_UP if self.is_face_up(pos) else Slot.FACE_DOWN
 
     def slots(self) -> list[Slot]:
         """Every position's slot, 0-27 (the page draws all of them at each reply)."""
-        return list(_slots_of(self.present))
+        return list(_slots_of(self.present, self.variant.open_peaks))
 
     def free_positions(self) -> list[int]:
         return list(_free_of(self.present))
 
     def playable_positions(self) -> list[int]:
-        """Free cards whose rank fits the discard."""
-        top = self.discard_top.rank
-        return [p for p in self.free_positions() if self.rules.fits(self.deal.tableau[p].rank, top)]
+        """Free cards that fit the discard (all of them on an empty discard or a joker)."""
+        free = _free_of(self.present)
+        top = self.discard[-1] if self.discard else None
+        if top is None or top.suit is Suit.JOKER:
+            return list(free)
+        fits, rank, tableau = self.rules.fits, top.rank, self.deal.tableau
+        return [p for p in free if fits(tableau[p].rank, rank)]
 
     def legal_moves(self) -> Iterator[Action]:
         if self.is_over:
@@ -404,7 +446,7 @@ class Game:
         if self.present & COVERED_BY_MASK[pos]:
             raise IllegalMove(Reason.LOCKED)
         card = self.deal.tableau[pos]
-        if not self.rules.fits(card.rank, self.discard_top.rank):
+        if not self.fits(card):
             raise IllegalMove(Reason.NOT_ADJACENT)
         before = self.score
         action = Action.play(pos)
@@ -413,10 +455,15 @@ class Game:
         self.discard.append(card)
         emptied = not self.present & PEAK_MASKS[PEAK_OF[pos]]
         peak = PEAK_OF[pos] if emptied else None
-        self.score = scoring.after_removal(self.score, emptied)
         self.streak += 1
         self.longest_streak = max(self.longest_streak, self.streak)
-        revealed = tuple(q for q in COVERS[pos] if self.is_free(q))
+        if self.variant.scoring is Scoring.TRADITIONAL:
+            self.score = scoring.traditional_after_removal(
+                self.score, self.streak, _peaks_empty(self.present), emptied
+            )
+        else:
+            self.score = scoring.after_removal(self.score, emptied)
+        revealed = self._turned_up(pos)
         return self._turn(
             action, card, Place.TABLEAU, Place.DISCARD, pos, before, peak=peak, revealed=revealed
         )
@@ -433,7 +480,10 @@ class Game:
         card = self.deal.stock[self.drawn]
         self.drawn += 1
         self.discard.append(card)
-        self.score = scoring.after_draw(self.score)
+        if self.variant.scoring is Scoring.TRADITIONAL:
+            self.score = scoring.traditional_after_draw(self.score)
+        else:
+            self.score = scoring.after_draw(self.score)
         self.streak = 0
         return self._turn(DRAW, card, Place.STOCK, Place.DISCARD, None, before)
 
@@ -452,7 +502,7 @@ class Game:
         covered: tuple[int, ...] = ()
         peak: int | None = None
         if pos is not None:
-            covered = tuple(q for q in COVERS[pos] if self.is_free(q))
+            covered = self._turned_up(pos)
             if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
                 peak = PEAK_OF[pos]
             self.present |= 1 << pos
@@ -504,6 +554,13 @@ class Game:
             streak=self.streak,
             status=self.status,
         )
+
+    def _turned_up(self, pos: int) -> tuple[int, ...]:
+        """The cards under ``pos`` that are face up because its card is gone: none with open
+        peaks, where nothing ever turns over."""
+        if self.variant.open_peaks:
+            return ()
+        return tuple(q for q in COVERS[pos] if self.is_free(q))
 
     def _remember(self, action: Action) -> None:
         self._done.append(_Done(action, self.score, self.streak, self.longest_streak))

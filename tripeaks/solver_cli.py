@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, SplitMix64, deal
+from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, NotOffered, SplitMix64, deal, offered
 from tripeaks.game import ActionKind
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
@@ -26,9 +26,13 @@ _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
 
 def _code(text: str) -> GameCode:
     try:
-        return GameCode.parse(text)
+        return offered(GameCode.parse(text))
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    except NotOffered as refusal:  # a later phase of issue 14 offers them here
+        from tripeaks.i18n import system_language
+
+        raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
 
 
 def line_labels(code: GameCode, solution: Solution) -> list[str]:

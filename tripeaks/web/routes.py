@@ -24,7 +24,7 @@ from starlette.types import Scope
 
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
-from tripeaks.codes import GameCode, InvalidCode
+from tripeaks.codes import GameCode, InvalidCode, NotOffered, offered
 from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
 from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
@@ -210,6 +210,17 @@ def _state(solvers: Solvers, game: Game, game_id: str | None, lang: str, **extra
     return game_state(game, lang, game_id=game_id, result=result, **extra)
 
 
+def _read_code(text: str, lang: str) -> GameCode:
+    """A code from outside, as a new game reads it: a bad one, or one with options this version
+    does not offer yet, is a 422 that changes nothing."""
+    try:
+        return offered(GameCode.parse(text))
+    except InvalidCode:
+        raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    except NotOffered as refusal:
+        raise ApiError(422, "options_not_offered", refusal.message(lang)) from None
+
+
 def _code(game: Game) -> GameCode:
     assert game.code is not None
     return game.code
@@ -289,10 +300,7 @@ async def catalog(lang: Lang) -> Response:
 @router.get("/api/code", response_model=CodeOut, responses=_ERRORS)
 async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en") -> CodeOut:
     """Read a typed code the way a new game would, and change nothing."""
-    try:
-        parsed = GameCode.parse(code)
-    except InvalidCode:
-        raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    parsed = _read_code(code, lang)
     return CodeOut(code=str(parsed), rules=parsed.rules.name.lower())  # type: ignore[arg-type]
 
 
@@ -313,10 +321,7 @@ async def new_game(
     rules = Rules[body.rules.upper()]
     code = None
     if body.code is not None and body.code.strip():
-        try:
-            code = GameCode.parse(body.code)
-        except InvalidCode:
-            raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+        code = _read_code(body.code, lang)
     fresh = player is None
     if player is None:
         player = new_id()  # made now, so that its first game counts against its own limit too
@@ -419,10 +424,7 @@ async def preview(
     """A code after some actions, stored nowhere; the help's worked example draws these."""
     caller = _caller(request)
     _ = translator(lang)
-    try:
-        parsed = GameCode.parse(code)
-    except InvalidCode:
-        raise ApiError(422, "invalid_code", _("error.invalid_code")) from None
+    parsed = _read_code(code, lang)
     words = [w.strip() for w in actions.split(",") if w.strip()]
     if len(words) > PREVIEW_MAX_ACTIONS:
         raise ApiError(422, "bad_request", _("error.bad_request", field="actions"))
