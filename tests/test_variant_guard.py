@@ -87,3 +87,28 @@ def test_every_command_refuses_a_code_with_options(command: str) -> None:
 def test_the_command_line_refusal_is_in_the_system_language() -> None:
     result = run("deal", CODE, lang="fi")
     assert result.returncode == 2 and REFUSAL["fi"] in result.stderr
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_solver_refuses_options_rather_than_answer_the_standard_game(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tripeaks import solver
+    from tripeaks.game import Game
+
+    monkeypatch.setattr(solver, "COMPILED", compiled and solver.COMPILED)
+    game = Game.new(CODE)
+    for ask in (
+        lambda: solver.solve(CODE),
+        lambda: solver.solve(GameCode.parse(CODE)),
+        lambda: solver.solve(game),
+        lambda: solver.is_winnable(CODE),
+        lambda: solver.is_winnable(game),
+        lambda: solver.hint(game),
+        lambda: solver.Answers.of(game),
+    ):
+        with pytest.raises(NotOffered):
+            ask()
+    # the standard game of the same deal is answered as ever, the same from its code and its game
+    plain = "TP1-C-AAAAAAB"
+    assert solver.is_winnable(plain) == solver.solve(Game.new(plain)).winnable

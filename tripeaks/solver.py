@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from tripeaks import score as scoring
 from tripeaks.cards import FULL_DECK
-from tripeaks.codes import Deal, GameCode, deck
+from tripeaks.codes import Deal, GameCode, NotOffered, deck, offered
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
@@ -363,10 +363,23 @@ def _fed_along(counts: list[int], supply: list[int], ring_closed: bool, link: in
     return True
 
 
+def _standard(game: Game) -> Game:
+    """The game, if it is the standard one the searches know; NotOffered for one with options
+    (the searches would answer the standard game's question instead: issue 14's later phase)."""
+    if not game.variant.is_standard:
+        raise NotOffered(game.code or GameCode(game.variant, "AAAAAAA"))
+    return game
+
+
+def _code(game_or_code: GameCode | str) -> GameCode:
+    """The code of a standard game; NotOffered for one with options (see _standard)."""
+    return offered(GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code)
+
+
 def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
     if isinstance(game_or_code, Game):
-        return game_or_code
-    code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        return _standard(game_or_code)
+    code = _code(game_or_code)
     if rules is not None:
         code = code.with_rules(rules)
     return Game.new(code)
@@ -548,7 +561,7 @@ class Answers:
     @classmethod
     def of(cls, game: Game) -> Answers:
         """The answers for the game's deal and rules."""
-        return cls(game.deal, game.rules)
+        return cls(_standard(game).deal, game.rules)
 
     @property
     def table(self) -> bytes:
@@ -639,7 +652,7 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
     Compiled, from the backward pass (Answers.solve); otherwise by the search. From a code,
     compiled, no Game is built: the deal's ranks go from its number to the passes."""
     if COMPILED and not isinstance(game_or_code, Game):
-        code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        code = _code(game_or_code)
         return _solved_deal(code.number, code.rules if rules is None else rules)
     game = _start(game_or_code, rules)
     if not game.present:
@@ -689,7 +702,7 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     From a code, compiled, the deal is dealt and decided in C from its number: no cards or game
     are built in Python."""
     if COMPILED and not isinstance(game_or_code, Game):
-        code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+        code = _code(game_or_code)
         return _decide_deal(code.number, code.rules if rules is None else rules)[0]
     game = _start(game_or_code, rules)
     if not game.present:
