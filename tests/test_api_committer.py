@@ -1,21 +1,25 @@
-"""The commit thread: replies wait for the commit holding their change, and it survives failures."""
+"""The commit thread: replies wait for the commit holding their change, whatever is staged is
+written even if nobody waits for it, and it survives failures."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 import pytest
-from test_api_support import count_commits
+from test_api_support import BASE_URL, count_commits
 
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW
-from tripeaks.store import Change, Store, Unavailable
+from tripeaks.store import Change, Store, Unavailable, open_store
+from tripeaks.web.app import create_app
 from tripeaks.web.committer import Committer
 
 T = TypeVar("T")
@@ -34,6 +38,25 @@ def player(i: int) -> str:
 
 def draw(store: Store, game_id: str, version: int, who: str) -> Future[None]:
     return store.stage_apply(game_id, who, DRAW, version).done
+
+
+def eventually(check: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether ``check`` comes true within a generous deadline (polled; no timing asserted)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def stored_actions(db: str | Path, game_id: str) -> list[str]:
+    """The game's log as a fresh store on the database reads it (a restarted server)."""
+    store = open_store(db)
+    try:
+        return [str(a) for a in store.actions(game_id)]
+    finally:
+        store.close()
 
 
 def test_every_waiter_returns_after_its_commit_and_commits_are_shared(
@@ -131,3 +154,106 @@ def test_a_closed_event_loop_does_not_stop_the_commit_thread(tmp_path: Path) -> 
 
     run(later)
     assert [str(a) for a in Store(tmp_path / "games.db").actions(game)] == ["draw", "draw"]
+
+
+def test_a_change_nobody_waits_for_is_flushed_and_the_thread_restarts_for_the_next(
+    tmp_path: Path,
+) -> None:
+    """Regression: a staged change was written only when some request awaited ``durable``."""
+    db = tmp_path / "games.db"
+    store = Store(db)
+    committer = Committer(store)
+    game = store.create(player(0), CODE).id
+    first = draw(store, game, 0, player(0))  # staged; nobody ever calls committer.durable
+    assert eventually(lambda: stored_actions(db, game) == ["draw"]), stored_actions(db, game)
+    assert eventually(first.done) and first.exception() is None  # settled just after the COMMIT
+    # the commit thread ends after a second with nothing staged, and the next change starts it
+    assert eventually(lambda: committer._thread is None), "the commit thread should end when idle"
+    second = draw(store, game, 1, player(0))
+    assert eventually(lambda: stored_actions(db, game) == ["draw", "draw"])
+    assert eventually(second.done) and second.exception() is None  # settled just after the COMMIT
+
+
+def test_a_request_cancelled_while_its_action_is_staged_still_stores_it(
+    database: str | Path,
+) -> None:
+    """The client goes away while the action is being staged: nobody waits for it, it is stored.
+
+    On PostgreSQL the staging runs in a worker thread (Backend.stored) and the request is
+    cancelled while it does, so the route never reaches ``durable``. On SQLite the staging runs
+    inline on the event loop, so the request is cancelled from there, right after staging: the
+    cancellation lands at the wait for the commit."""
+    app = create_app(database)
+    store = app.state.backend.store
+    staged, go_on = threading.Event(), threading.Event()
+    stage_apply = store.stage_apply
+
+    def stage_then_hold(*args: Any, **kwargs: Any) -> Any:
+        applied = stage_apply(*args, **kwargs)
+        staged.set()
+        if store.shared:  # in a worker thread: the request is cancelled meanwhile
+            go_on.wait(10)
+        else:  # inline, in the request's task: it ends at its next wait, before any reply
+            task = asyncio.current_task()
+            assert task is not None
+            task.cancel()
+        return applied
+
+    store.stage_apply = stage_then_hold
+
+    async def go_away() -> str:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as client:
+                reply = await client.post("/api/games", json={})
+                assert reply.status_code == 201, reply.text
+                game_id: str = reply.json()["id"]
+                request = asyncio.create_task(
+                    client.post(f"/api/games/{game_id}/draw", json={"version": 0})
+                )
+                assert await asyncio.to_thread(staged.wait, 10)
+                request.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await request
+                go_on.set()
+                # the app is still up (its store open) while the change is flushed
+                assert await asyncio.to_thread(
+                    eventually, lambda: stored_actions(database, game_id) == ["draw"]
+                ), stored_actions(database, game_id)
+                return game_id
+
+    try:
+        game_id = run(go_away)
+    finally:
+        go_on.set()
+    assert stored_actions(database, game_id) == ["draw"]
+
+
+def test_changes_staged_during_a_flush_all_go_into_the_next_single_flush(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telling the committer of every change costs no flush of its own: N changes staged while
+    a commit is being written share the next one, and nothing else is flushed."""
+    store = Store(tmp_path / "games.db")
+    committer = Committer(store)
+    games = [(store.create(player(i), CODE).id, player(i)) for i in range(11)]
+    batches = count_commits(monkeypatch)
+    entered, release = threading.Event(), threading.Event()
+    write = store._write
+
+    def slow_write(batch: list[Change]) -> list[Change]:
+        entered.set()  # this flush has taken its batch: whatever is staged now waits
+        release.wait(10)
+        return write(batch)
+
+    store._write = slow_write  # type: ignore[method-assign]
+    game_id, who = games[0]
+    first = draw(store, game_id, 0, who)
+    assert entered.wait(10)
+    rest = [draw(store, game_id, 0, who) for game_id, who in games[1:]]
+    release.set()
+    done, _pending = wait([first, *rest], timeout=10)
+    assert len(done) == len(games)
+    assert all(change.exception() is None for change in done)
+    assert eventually(lambda: committer._thread is None)  # idle: no flush is left to come
+    assert batches == [1, len(rest)]

@@ -228,6 +228,7 @@ class Storage:
     A subclass brings the database: ``_transaction`` (the commit's), ``_rows`` (one committed
     read), ``_is_unavailable`` (errors that mean "not now"), ``close``; ``shared`` says whether
     other processes write to it too, and then every read checks the cache against the database.
+    ``on_staged`` is how whoever flushes (the app's commit thread) hears that there is something to.
     """
 
     shared: ClassVar[bool] = False
@@ -241,6 +242,10 @@ class Storage:
         self._cache: OrderedDict[str, Record] = OrderedDict()
         self._staged: list[Change] = []
         self._seen: dict[tuple[str, str], _Seen] = {}
+        self.on_staged: Callable[[], None] | None = None
+        """Called by every ``stage_*`` call that staged a change, once it has left the store's lock
+        (so the two never nest): the committer's wake-up (web/committer.py). ``create``, ``apply``
+        and ``reset_results`` flush their change themselves and do not call it."""
 
     def close(self) -> None:
         raise NotImplementedError
@@ -271,6 +276,11 @@ class Storage:
 
     def stage_create(self, player: str, code: GameCode) -> Created:
         """A new game; the player's unfinished games are left first (a touched one counts lost)."""
+        created = self._stage_create(player, code)
+        self._tell()
+        return created
+
+    def _stage_create(self, player: str, code: GameCode) -> Created:
         game = Game.new(code)
         game_id = new_id()
         created = time.time()
@@ -313,6 +323,19 @@ class Storage:
         engine ActionRefused; each carries the game as it stands, and nothing is staged. A shared
         store decides on its cached game first and, if that refuses, once more on the stored one.
         """
+        applied = self._stage_apply(game_id, player, action, version, request_id)
+        if not applied.again:
+            self._tell()
+        return applied
+
+    def _stage_apply(
+        self,
+        game_id: str,
+        player: str | None,
+        action: Action,
+        version: int,
+        request_id: str | None,
+    ) -> Applied:
         with self._lock:
             try:
                 return self._apply(self._load(game_id, player), action, version, request_id)
@@ -358,6 +381,11 @@ class Storage:
 
     def stage_reset(self, player: str) -> Future[None]:
         """Forget the player's counted games."""
+        done = self._stage_reset(player)
+        self._tell()
+        return done
+
+    def _stage_reset(self, player: str) -> Future[None]:
         with self._lock:
 
             def write(db: Db) -> None:
@@ -422,7 +450,7 @@ class Storage:
         return moved
 
     def create(self, player: str, code: GameCode) -> Created:
-        created = self.stage_create(player, code)
+        created = self._stage_create(player, code)
         self._flush_for(created.done)
         return created
 
@@ -435,12 +463,12 @@ class Storage:
         request_id: str | None = None,
     ) -> Applied:
         """stage_apply and flush: the action is durable when this returns."""
-        applied = self.stage_apply(game_id, player, action, version, request_id)
+        applied = self._stage_apply(game_id, player, action, version, request_id)
         self._flush_for(applied.done)
         return applied
 
     def reset_results(self, player: str) -> None:
-        self._flush_for(self.stage_reset(player))
+        self._flush_for(self._stage_reset(player))
 
     # Reading -------------------------------------------------------------------------------
 
@@ -493,6 +521,11 @@ class Storage:
         for record in records:
             record.unsaved += 1
         return change
+
+    def _tell(self) -> None:
+        """A change was staged: tell whoever flushes (outside the store's lock)."""
+        if self.on_staged is not None:
+            self.on_staged()
 
     def _flush_for(self, done: Future[None]) -> None:
         """Flush until ``done`` is settled (another thread's flush may have taken it); raise its error."""

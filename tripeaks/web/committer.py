@@ -1,10 +1,19 @@
-"""Group commit for the async app: a reply waits for the commit that holds its change.
+"""Group commit for the async app: whatever is staged is flushed; a reply waits for its commit.
 
 One commit thread makes the store's staged changes durable, one flush after another, for as long
-as anybody waits; every change staged during a flush goes into the next one, so under load many
-actions share one fsync. The thread starts the next flush itself the moment one ends: it does not
-wait for the event loop (which may be busy with other requests) to ask for it. Only the waking of
-the waiting requests goes through their event loop.
+as anything is staged: the store tells the committer of every change it stages (``on_staged``), not
+the request that waits for it, so a change is written even when its request was cancelled before
+it waited (the client went away mid-call on PostgreSQL, where staging runs in a worker thread).
+Every change staged during a flush goes into the next one, so under load many actions share one
+fsync, and a burst wakes the thread once (a flag, not a queue). The thread starts the next flush
+itself the moment one ends: it does not wait for the event loop (which may be busy with other
+requests) to ask for it; it ends after a second with nothing staged and starts again on the next
+change. Only the waking of the waiting requests goes through their event loop.
+
+The store's lock and the committer's never nest: the store calls ``wanted`` after it has left its
+lock, and the commit thread lets go of the committer's lock before it flushes (which takes the
+store's). A change is staged before the thread is told, so none is missed: a flush that took its
+batch before the change was staged leaves the flag set, and the next flush takes the change.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ _Waiter = tuple[Future[None], asyncio.Future[None]]
 
 
 class Committer:
-    """Runs the store's flushes one after another, in a thread, while anybody waits for one."""
+    """Runs the store's flushes one after another, in a thread, while anything is staged."""
 
     def __init__(self, store: Storage) -> None:
         self.store = store
@@ -29,17 +38,17 @@ class Committer:
         self._waiters: list[_Waiter] = []
         self._thread: threading.Thread | None = None
         self._wanted = False
-        """A flush was asked for since the commit thread last started one."""
+        """A change was staged since the commit thread last started a flush."""
         self._wake = threading.Condition(self._lock)
+        store.on_staged = self.wanted
 
-    async def durable(self, change: Future[None]) -> None:
-        """Return once this staged change is committed; raise its error if its commit failed."""
-        waiter = asyncio.get_running_loop().create_future()
+    def wanted(self) -> None:
+        """A change was staged (the store's ``on_staged``, outside its lock): flush it soon.
+
+        Sets the flag and wakes the commit thread, or starts it if it ended; a change staged
+        while a flush runs waits for the next one, with every other change staged meanwhile.
+        """
         with self._lock:
-            if change.done():
-                change.result()
-                return
-            self._waiters.append((change, waiter))
             self._wanted = True
             if self._thread is None:
                 self._thread = threading.Thread(
@@ -48,10 +57,22 @@ class Committer:
                 self._thread.start()
             else:
                 self._wake.notify()
+
+    async def durable(self, change: Future[None]) -> None:
+        """Return once this staged change is committed; raise its error if its commit failed.
+
+        Only waits: the commit thread was told of the change when it was staged.
+        """
+        waiter = asyncio.get_running_loop().create_future()
+        with self._lock:
+            if change.done():
+                change.result()
+                return
+            self._waiters.append((change, waiter))
         await waiter
 
     def _commit_while_wanted(self) -> None:
-        """The commit thread: flush while anybody waits; end when nobody has for a second."""
+        """The commit thread: flush while anything is staged; end after a second with nothing."""
         try:
             while True:
                 with self._lock:
@@ -64,7 +85,7 @@ class Committer:
         finally:
             with self._lock:
                 self._thread = None
-                if self._wanted:  # asked for just as this thread was ending
+                if self._wanted:  # staged just as this thread was ending
                     self._thread = threading.Thread(
                         target=self._commit_while_wanted, name="tripeaks-commit", daemon=True
                     )
