@@ -151,6 +151,7 @@ def test_undo_puts_the_card_back_and_keeps_the_move_count(client: TestClient) ->
         "streak": expected.streak,
         "status": "playing",
         "announcement": f"Took back {after['last']['card']['name']}.",
+        "peak_points": 0,
     }
     assert back["score"] == expected.score and back["moves"] == expected.moves == len(line)
     assert back["tableau"][play.pos]["slot"] == "face_up"

@@ -150,7 +150,11 @@ def test_a_storage_error_while_reading_is_503_too(
 def test_a_typed_code_is_checked_and_changes_nothing(client: TestClient) -> None:
     state = new_game(client, WIN_CODE)
     reply = client.get("/api/code", params={"code": " tp1-c-aaaaaab "})
-    assert reply.json() == {"code": "TP1-C-AAAAAAB", "rules": "classic"}
+    assert reply.json() == {
+        "code": "TP1-C-AAAAAAB",
+        "rules": "classic",
+        "variant": {"scoring": "ours", "open_peaks": False, "empty_discard": False, "joker": False},
+    }
     wrong = client.get("/api/code", params={"code": "TP1-E-AAAA", "lang": "fi"})
     assert wrong.status_code == 422 and wrong.json()["error"]["reason"] == "invalid_code"
     assert client.get(f"/api/games/{state['id']}").json()["status"] == "playing"

@@ -101,6 +101,31 @@ def test_the_peak_bonus_follows_the_order_the_peaks_are_emptied_after_undo() -> 
     assert again.score_after - again.score_before == turn.streak + 15
 
 
+@pytest.mark.parametrize(
+    ("code", "earned"), [("TP1-E-AAAAAAB-T", [15, 15, 30]), ("TP1-E-AAAAAAB", [100] * 3)]
+)
+def test_a_turn_says_what_its_peak_earned_and_its_undo_what_it_takes_back(
+    code: str, earned: list[int]
+) -> None:
+    line = find_win(Game.new(code))
+    assert line is not None
+    game = Game.new(code)
+    seen = []
+    for action in line:
+        turn = game.act(action)
+        if turn.peak is None:
+            assert turn.peak_points == 0
+            continue
+        seen.append(turn.peak_points)
+        if game.is_over:  # the last peak won the game: nothing to take back
+            break
+        back = game.act(UNDO)  # taken back: exactly what it earned, then earned again
+        assert (back.peak, back.peak_points) == (turn.peak, turn.peak_points)
+        assert game.act(action).peak_points == turn.peak_points
+    assert seen == earned
+    assert game.is_won
+
+
 # Open peaks ---------------------------------------------------------------------------------
 
 

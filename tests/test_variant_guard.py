@@ -52,6 +52,37 @@ def test_a_new_game_with_options_is_refused_and_the_current_game_stays(
     assert client.get("/api/stats").json()["recent"] == []
 
 
+CHOSEN = {
+    "en": "These options are not offered yet: open peaks, traditional scoring.",
+    "fi": "Näitä valintoja ei vielä tarjota: avoimet huiput, perinteinen pisteytys.",
+    "ca": "Aquestes opcions encara no s’ofereixen: cims oberts, puntuació tradicional.",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(CHOSEN))
+def test_options_chosen_for_a_new_deal_are_refused_too_and_change_nothing(
+    client: TestClient, lang: str
+) -> None:
+    state = new_game(client, WIN_CODE, lang)
+    for winnable in (False, True):
+        reply = client.post(
+            f"/api/games?lang={lang}",
+            json={"scoring": "traditional", "open_peaks": True, "winnable_only": winnable},
+        )
+        assert reply.status_code == 422
+        assert reply.json()["error"] == {"reason": "options_not_offered", "message": CHOSEN[lang]}
+    assert client.get(f"/api/games/{state['id']}").json()["status"] == "playing"
+    # the standard choices as before; a state says what it is played with
+    plain = client.post("/api/games", json={"scoring": "ours", "rules": "classic"}).json()
+    assert plain["variant"] == {
+        "scoring": "ours",
+        "open_peaks": False,
+        "empty_discard": False,
+        "joker": False,
+    }
+    assert plain["code"].startswith("TP1-C-") and len(plain["code"]) == len("TP1-C-AAAAAAB")
+
+
 @pytest.mark.parametrize("path", ["/api/code?code={code}", "/api/preview?code={code}&actions=draw"])
 def test_code_queries_refuse_options_too(client: TestClient, path: str) -> None:
     reply = client.get(path.format(code=CODE) + "&lang=fi")

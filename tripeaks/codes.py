@@ -147,28 +147,37 @@ _OPTION_NAMES = {
 
 
 class NotOffered(ValueError):
-    """A well-formed code with options that this version cannot play yet (issue 14 phase 1: only
-    the engine knows them). Every door that takes a code from outside refuses it with this,
-    rather than playing the standard game instead."""
+    """Options that this version cannot play yet (issue 14: the engine knows them all, the solver
+    and the page not yet). Every door that takes a code or options from outside refuses them with
+    this, rather than playing the standard game instead."""
 
-    def __init__(self, code: GameCode) -> None:
+    def __init__(self, code: GameCode, typed: bool = True) -> None:
         super().__init__(f"the options of {code} are not offered yet")
         self.code = code
+        self.typed = typed
+        """The options came in a typed code (the message then names the same deal without them),
+        not as the choices of a new random deal."""
 
     def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language, naming the options and the plain code."""
+        """The refusal in the player's language, naming the options (and the plain code)."""
         from tripeaks.i18n import translator
 
         _ = translator(lang)
         names = ", ".join(_(_OPTION_NAMES[letter]) for letter in self.code.options)
+        if not self.typed:
+            return _("error.options_not_offered_new", options=names)
         plain = GameCode(self.code.rules, self.code.letters)
         return _("error.options_not_offered", options=names, code=str(plain))
 
 
-def offered(code: GameCode) -> GameCode:
-    """``code`` itself when the app offers everything it asks for (a standard game), or NotOffered."""
-    if code.options:
-        raise NotOffered(code)
+OFFERED = ""
+"""The option letters this version plays from end to end (engine, solver, page): none yet."""
+
+
+def offered(code: GameCode, typed: bool = True) -> GameCode:
+    """``code`` itself when the app offers everything it asks for, or NotOffered."""
+    if set(code.options) - set(OFFERED):
+        raise NotOffered(code, typed)
     return code
 
 

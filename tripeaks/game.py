@@ -147,6 +147,9 @@ class Turn:
     streak: int
     """Removals in a row since the last draw, after this action."""
     status: Status
+    peak_points: int = 0
+    """What the peak this play emptied earned (the page shows it rising from the peak), or what
+    the undo that refilled it took back; 0 when no peak was emptied or refilled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,7 +468,15 @@ class Game:
             self.score = scoring.after_removal(self.score, emptied)
         revealed = self._turned_up(pos)
         return self._turn(
-            action, card, Place.TABLEAU, Place.DISCARD, pos, before, peak=peak, revealed=revealed
+            action,
+            card,
+            Place.TABLEAU,
+            Place.DISCARD,
+            pos,
+            before,
+            peak=peak,
+            peak_points=self._peak_bonus() if emptied else 0,
+            revealed=revealed,
         )
 
     def _draw(self) -> Turn:
@@ -501,10 +512,12 @@ class Game:
         pos = done.action.pos
         covered: tuple[int, ...] = ()
         peak: int | None = None
+        peak_points = 0
         if pos is not None:
             covered = self._turned_up(pos)
             if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
                 peak = PEAK_OF[pos]
+                peak_points = self._peak_bonus()
             self.present |= 1 << pos
             target = Place.TABLEAU
         else:
@@ -521,6 +534,7 @@ class Game:
             pos,
             before,
             peak=peak,
+            peak_points=peak_points,
             covered=covered,
             undone=done.action,
         )
@@ -535,6 +549,7 @@ class Game:
         score_before: int,
         *,
         peak: int | None = None,
+        peak_points: int = 0,
         revealed: tuple[int, ...] = (),
         covered: tuple[int, ...] = (),
         undone: Action | None = None,
@@ -553,7 +568,14 @@ class Game:
             score_after=self.score,
             streak=self.streak,
             status=self.status,
+            peak_points=peak_points,
         )
+
+    def _peak_bonus(self) -> int:
+        """What the peak emptied last earned, or the peak about to be refilled had earned: its
+        place in the order of emptying is the number of peaks empty now."""
+        traditional = self.variant.scoring is Scoring.TRADITIONAL
+        return scoring.peak_bonus(traditional, _peaks_empty(self.present))
 
     def _turned_up(self, pos: int) -> tuple[int, ...]:
         """The cards under ``pos`` that are face up because its card is gone: none with open

@@ -50,3 +50,9 @@ def traditional_after_removal(score: int, streak: int, peaks_empty: int, peak_em
     place in the order of emptying, and the bonus for that place is added."""
     score += streak
     return score + TRADITIONAL_PEAK_BONUSES[peaks_empty - 1] if peak_emptied else score
+
+
+def peak_bonus(traditional: bool, peaks_empty: int) -> int:
+    """What emptying a peak earns when ``peaks_empty`` peaks are empty after it (its place in the
+    order of emptying): ours +100 each, the traditional 15, 15 and 30."""
+    return TRADITIONAL_PEAK_BONUSES[peaks_empty - 1] if traditional else PEAK_BONUS

@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 Lang = Literal["en", "fi", "ca"]
 RulesName = Literal["easy", "classic"]
-SuitName = Literal["clubs", "diamonds", "hearts", "spades"]
+SuitName = Literal["clubs", "diamonds", "hearts", "spades", "joker"]
+ScoringName = Literal["ours", "traditional"]
 SlotName = Literal["face_down", "face_up", "removed"]
 StatusName = Literal["playing", "won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
@@ -18,10 +19,20 @@ REQUEST_ID_MAX = 128
 
 
 class CardOut(BaseModel):
-    rank: int = Field(ge=1, le=13)
+    rank: int = Field(ge=0, le=13)
+    """1-13; 0 for the joker (its suit "joker")."""
     suit: SuitName
     label: str
     name: str
+
+
+class VariantOut(BaseModel):
+    """How the game is scored and which variants it has (docs/rules.md "Scoring and variants")."""
+
+    scoring: ScoringName
+    open_peaks: bool
+    empty_discard: bool
+    joker: bool
 
 
 class SlotOut(BaseModel):
@@ -53,6 +64,8 @@ class LastOut(BaseModel):
     streak: int
     status: StatusName
     announcement: str
+    peak_points: int = 0
+    """What the peak this play emptied earned (an undo that refilled it: what it took back)."""
 
 
 class ResultOut(BaseModel):
@@ -68,9 +81,11 @@ class GameState(BaseModel):
     id: str | None
     code: str
     rules: RulesName
+    variant: VariantOut
     version: int = Field(ge=0)
     status: StatusName
-    score: int = Field(ge=0)
+    score: int
+    """Ours never goes below zero; the traditional scoring may."""
     moves: int = Field(ge=0)
     can_undo: bool
     can_draw: bool
@@ -83,7 +98,8 @@ class GameState(BaseModel):
     """Starting another game now would count this one as lost."""
     stock_size: int = Field(ge=0)
     stock_label: str
-    discard: CardOut
+    discard: CardOut | None
+    """None while an empty-discard game's discard is still empty."""
     tableau: list[SlotOut] = Field(min_length=28, max_length=28)
     description: str
     last: LastOut | None = None
@@ -95,12 +111,23 @@ class ScoringOut(BaseModel):
     points: int
 
 
+class TraditionalOut(BaseModel):
+    """The traditional scoring's numbers: the n-th card of a streak scores n."""
+
+    start: int
+    draw: int
+    peaks: list[int]
+    """What the first, second and third peak emptied earn, in that order."""
+    best: int
+
+
 class RulesOut(BaseModel):
     """The numbers of the game the page shows in its help (docs/rules.md §3 and §4)."""
 
     start: int
     scoring: list[ScoringOut]
     undo_limit: int
+    traditional: TraditionalOut
 
 
 class ErrorDetail(BaseModel):
@@ -116,7 +143,12 @@ class ErrorOut(BaseModel):
 class NewGameIn(BaseModel):
     rules: RulesName = "easy"
     code: str | None = Field(default=None, max_length=64)
+    """A typed code carries its own rules and options: the fields below then play no part."""
     winnable_only: StrictBool = False
+    scoring: ScoringName = "ours"
+    open_peaks: StrictBool = False
+    empty_discard: StrictBool = False
+    joker: StrictBool = False
 
 
 class PlayIn(BaseModel):
@@ -135,6 +167,7 @@ class CodeOut(BaseModel):
 
     code: str
     rules: RulesName
+    variant: VariantOut
 
 
 class HintAction(BaseModel):

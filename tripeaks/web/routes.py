@@ -30,6 +30,7 @@ from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import ActionRefused, Refused, Storage, UnknownGame, new_id
+from tripeaks.variant import Scoring, Variant
 from tripeaks.web import errors, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
@@ -51,10 +52,11 @@ from tripeaks.web.models import (
     ScoringOut,
     StatsOut,
     StatsPage,
+    TraditionalOut,
 )
 from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.solving import Solvers
-from tripeaks.web.view import game_state
+from tripeaks.web.view import game_state, variant_out
 
 if TYPE_CHECKING:
     from tripeaks.web.metrics import Meter
@@ -214,9 +216,16 @@ def _read_code(text: str, lang: str) -> GameCode:
     """A code from outside, as a new game reads it: a bad one, or one with options this version
     does not offer yet, is a 422 that changes nothing."""
     try:
-        return offered(GameCode.parse(text))
+        parsed = GameCode.parse(text)
     except InvalidCode:
         raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    return _offer(parsed, lang)
+
+
+def _offer(code: GameCode, lang: str, typed: bool = True) -> GameCode:
+    """The code, if this version offers all its options; else a 422 that changes nothing."""
+    try:
+        return offered(code, typed)
     except NotOffered as refusal:
         raise ApiError(422, "options_not_offered", refusal.message(lang)) from None
 
@@ -301,7 +310,8 @@ async def catalog(lang: Lang) -> Response:
 async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en") -> CodeOut:
     """Read a typed code the way a new game would, and change nothing."""
     parsed = _read_code(code, lang)
-    return CodeOut(code=str(parsed), rules=parsed.rules.name.lower())  # type: ignore[arg-type]
+    rules = parsed.rules.name.lower()
+    return CodeOut(code=str(parsed), rules=rules, variant=variant_out(parsed.variant))  # type: ignore[arg-type]
 
 
 @router.post(
@@ -319,6 +329,13 @@ async def new_game(
     backend, player = caller.backend, caller.player
     body = body or NewGameIn()
     rules = Rules[body.rules.upper()]
+    variant = Variant(
+        rules,
+        Scoring[body.scoring.upper()],
+        open_peaks=body.open_peaks,
+        empty_discard=body.empty_discard,
+        joker=body.joker,
+    )
     code = None
     if body.code is not None and body.code.strip():
         code = _read_code(body.code, lang)
@@ -327,11 +344,13 @@ async def new_game(
         player = new_id()  # made now, so that its first game counts against its own limit too
     winnable = body.winnable_only and code is None  # a typed code never asks the solver
     caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
+    if code is None:  # the options asked for must be offered, as a typed code's are
+        _offer(GameCode(variant, "AAAAAAA"), lang, typed=False)
     if code is None and winnable:
         found = await run_in_threadpool(backend.solvers.winnable_code, rules)
-        code = found or GameCode.random(rules)
+        code = found or GameCode.random(variant)
     elif code is None:
-        code = GameCode.random(rules)
+        code = GameCode.random(variant)
     created = await backend.stored(backend.store.stage_create, player, code)
     response = _json(game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)
@@ -510,6 +529,12 @@ _RULES_JSON = (
             ScoringOut(event="peak", points=scoring.PEAK_BONUS),
         ],
         undo_limit=UNDO_LIMIT,
+        traditional=TraditionalOut(
+            start=scoring.TRADITIONAL_START,
+            draw=scoring.TRADITIONAL_DRAW,
+            peaks=list(scoring.TRADITIONAL_PEAK_BONUSES),
+            best=scoring.TRADITIONAL_BEST,
+        ),
     )
     .model_dump_json()
     .encode()

@@ -9,7 +9,8 @@ from tripeaks.describe import card_name
 from tripeaks.game import ActionKind, Game, Slot, Status, Turn
 from tripeaks.i18n import translator
 from tripeaks.layout import POSITIONS
-from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut
+from tripeaks.variant import Variant
+from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
 
 
 @cache
@@ -20,6 +21,16 @@ def card_out(card: Card, lang: str) -> CardOut:
         suit=card.suit.name.lower(),  # type: ignore[arg-type]
         label=str(card),
         name=card_name(card, lang),
+    )
+
+
+@cache
+def variant_out(variant: Variant) -> VariantOut:
+    return VariantOut(
+        scoring=variant.scoring.name.lower(),  # type: ignore[arg-type]
+        open_peaks=variant.open_peaks,
+        empty_discard=variant.empty_discard,
+        joker=variant.joker,
     )
 
 
@@ -63,6 +74,7 @@ def game_state(
         id=game_id,
         code=str(game.code),
         rules=game.rules.name.lower(),  # type: ignore[arg-type]
+        variant=variant_out(game.variant),
         version=len(game.actions),
         status=status.value,
         score=game.score,
@@ -75,7 +87,7 @@ def game_state(
         leaving_counts_as_loss=game.leaving_counts_as_loss,
         stock_size=game.stock_size,
         stock_label=_stock_label(lang, game.stock_size),
-        discard=card_out(game.discard_top, lang),
+        discard=None if game.top is None else card_out(game.top, lang),
         tableau=_tableau(game, lang),
         description=game.describe(lang),
         last=last_out(game, turn, lang) if turn else None,
@@ -120,4 +132,5 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
         streak=turn.streak,
         status=turn.status.value,
         announcement=" ".join(sentences),
+        peak_points=turn.peak_points,
     )
