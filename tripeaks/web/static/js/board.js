@@ -259,7 +259,7 @@ export function render(s, { animate = false } = {}) {
   run(turn, before, place, discard);
   paintStreak(game, turn);
   remember(game, animate ? game.last : null);
-  if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak);
+  if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak, turn.peak_points);
 
   if (!rover || rover.hidden) setRover(firstControl(game));
 }

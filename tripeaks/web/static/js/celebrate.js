@@ -1,28 +1,13 @@
 // Streaks, peaks and the win: the streak counter (from the state's `streak`), the burst over a peak a play
-// emptied (the Turn's `peak`; its points from the scoring table of GET /api/rules) and the win's cascade
+// emptied (the Turn's `peak`, with what it earned: `peak_points`) and the win's cascade
 // of bouncing cards before the result window. Every number shown is the server's.
 
-import { get } from "./api.js";
 import { cards, paintFace, placeOf } from "./board.js";
 import { $, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
-
-let rulesAsked = null;
-/** The scoring table: asked for once, the first time it is needed. */
-export function ensureRules() {
-  if (state.rules) return Promise.resolve(state.rules);
-  if (!rulesAsked) {
-    rulesAsked = get("/api/rules").then(({ status, data }) => {
-      if (status === 200 && data) state.rules = data;
-      else rulesAsked = null;
-      return state.rules;
-    });
-  }
-  return rulesAsked;
-}
 
 // ---- The streak -----------------------------------------------------------------------------
 
@@ -74,13 +59,11 @@ function placesOf(positions) {
   return positions.map((pos) => cards[pos]).filter(Boolean).map(placeOf);
 }
 
-/** A burst at the peak's top with its points rising from it. */
-export async function burst(peak) {
+/** A burst at the peak's top with its points rising from them (what the Turn says the peak earned). */
+export function burst(peak, earned) {
   const top = state.layout.find((p) => p.peak === peak && p.row === 1);
   if (!top) return;
   sound("peak");
-  const rules = await ensureRules();
-  const row = rules && rules.scoring.find((s) => s.event === "peak");
   const [rect] = placesOf([top.pos]);
   if (!rect || !rect.width) return;
   const x = rect.left + rect.width / 2;
@@ -88,7 +71,7 @@ export async function burst(peak) {
   const size = Math.max(rect.width * 2.2, 90);
   const box = h("div", { className: "burst" });
   box.style.cssText = `left:${x}px;top:${y}px;--size:${size}px`;
-  const label = h("span", { className: "burst-points" }, row ? points(row.points) : "");
+  const label = h("span", { className: "burst-points" }, earned ? points(earned) : "");
   motionLayer().append(box);
   box.append(label);
   if (still()) {
