@@ -162,9 +162,10 @@ function pipLayout(rank, suit) {
 }
 
 export function paintFace(el, card) {
+  if (card.suit === "joker") return paintJoker(el, card);
   const suit = card.label.slice(-1);
   const rank = card.label.slice(0, -1);
-  el.classList.remove("back", "s-c", "s-d", "s-h", "s-s");
+  el.classList.remove("back", "vacant", "s-c", "s-d", "s-h", "s-s", "s-j");
   el.classList.add(SUITS[card.suit]);
   el.classList.toggle("ace", card.rank === 1);
   el.classList.toggle("ten", card.rank === 10);
@@ -176,6 +177,33 @@ export function paintFace(el, card) {
     h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, ...pips, corner(" br")),
   );
   el.dataset.card = card.label;
+}
+
+/** The joker: a star in its corners and at its heart, and its word (the catalog's) across a large one. */
+function paintJoker(el, card) {
+  el.classList.remove("back", "vacant", "s-c", "s-d", "s-h", "s-s", "ace", "ten");
+  el.classList.add("s-j");
+  const corner = (extra) =>
+    h("span", { className: `idx${extra}` }, h("span", { className: "r" }, "★"), h("span", { className: "s" }, ""));
+  el.replaceChildren(
+    h(
+      "span",
+      { className: "face", "aria-hidden": "true" },
+      corner(""),
+      h("span", { className: "pip" }, "★"),
+      h("span", { className: "joker-word" }, t("card.joker.label")),
+      corner(" br"),
+    ),
+  );
+  el.dataset.card = card.label;
+}
+
+/** An empty discard (a game whose discard starts empty): the outline of an empty place. */
+function paintVacant(el) {
+  el.replaceChildren();
+  el.classList.remove("back", "s-c", "s-d", "s-h", "s-s", "s-j", "ace", "ten");
+  el.classList.add("vacant");
+  delete el.dataset.card;
 }
 
 function paintBack(el) {
@@ -223,8 +251,13 @@ export function render(s, { animate = false } = {}) {
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
   stock.classList.toggle("empty", game.stock_size === 0);
-  if (discard.dataset.card !== game.discard.label) paintFace(discard, game.discard);
-  discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
+  if (!game.discard) {
+    if (!discard.classList.contains("vacant")) paintVacant(discard);
+    discard.setAttribute("aria-label", t("web.discard_empty"));
+  } else {
+    if (discard.dataset.card !== game.discard.label) paintFace(discard, game.discard);
+    discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
+  }
   paintTableau(cards, game.tableau, true);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
   // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
