@@ -14,6 +14,7 @@ from tripeaks.game import DRAW, Game
 from tripeaks.rules import Rules
 from tripeaks.stats import figures, fold, recent, summarize
 from tripeaks.store import Result, Store
+from tripeaks.variant import Variant
 
 
 def result(outcome: str, score: int = 500, rules: str = "E") -> Result:
@@ -180,8 +181,8 @@ def test_a_database_made_before_card_streaks_gets_the_column(tmp_path: Path) -> 
     store.close()
     # ...and its statistics, kept as running totals since, are rebuilt from those results
     store = Store(db)
-    assert store.totals("alice") == {Rules.EASY: fold(store.results("alice"), Rules.EASY)}
-    assert figures(store.totals("alice")[Rules.EASY]).best_score == 750
+    assert store.totals("alice") == {Variant(Rules.EASY): fold(store.results("alice"), Rules.EASY)}
+    assert figures(store.totals("alice")[Variant(Rules.EASY)]).best_score == 750
     store.close()
 
 
@@ -206,7 +207,7 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     store = Store(db)
     log = store.results(player)
     assert [r.outcome for r in log] == ["lost", "won", "lost", "won"]
-    assert store.totals(player) == {Rules.EASY: fold(log, Rules.EASY)}
+    assert store.totals(player) == {Variant(Rules.EASY): fold(log, Rules.EASY)}
     assert shown["easy"] == {**asdict(summarize(log, Rules.EASY))}
     assert shown["recent"][0]["outcome"] == "won" and len(shown["recent"]) == 4
     store.close()
@@ -216,3 +217,47 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     with api(db) as client:
         client.cookies.set("tripeaks_player", player)
         assert client.get("/api/stats").json() == shown
+
+
+def test_each_scoring_and_variant_is_counted_apart(tmp_path: Path) -> None:
+    """A traditional game, a joker game and a standard one, each won: three kinds, three totals;
+    /api/stats shows the standard ones as ever and the others under `variants`."""
+    from winning import find_win
+
+    from tripeaks.store import new_id
+
+    player = new_id()  # one the server would have issued, for its cookie
+    db = tmp_path / "games.db"
+    store = Store(db)
+    codes = ("TP1-E-AAAAAAB-T", "TP1-E-AAAAAAB-J", "TP1-E-AAAAAAB")
+    for n, text in enumerate(codes):
+        code = GameCode.parse(text)
+        created = store.create(player, code)
+        line = find_win(Game.new(code))
+        assert line is not None
+        for version, action in enumerate(line, start=0):
+            store.apply(created.id, player, action, version)
+        assert store.game(created.id, player).is_won, n
+    log = store.results(player)
+    totals = store.totals(player)
+    kinds = {GameCode.parse(text).variant for text in codes}
+    assert set(totals) == kinds
+    for kind in kinds:
+        assert totals[kind] == fold(log, kind)
+        assert totals[kind].played == totals[kind].won == 1
+    # the traditional score is kept as it is (not ours)
+    traditional = GameCode.parse(codes[0]).variant
+    assert totals[traditional].best_score == next(r.score for r in log if r.code.options == "T")
+    assert totals[traditional].best_score != totals[Variant(Rules.EASY)].best_score
+    store.close()
+    with api(db) as client:
+        client.cookies.set("tripeaks_player", player)
+        shown = client.get("/api/stats").json()
+    assert shown["easy"]["played"] == 1 and shown["classic"]["played"] == 0
+    assert [
+        (v["rules"], v["variant"]["scoring"], v["variant"]["joker"]) for v in shown["variants"]
+    ] == [
+        ("easy", "ours", True),
+        ("easy", "traditional", False),
+    ]
+    assert all(v["stats"]["won"] == 1 for v in shown["variants"])

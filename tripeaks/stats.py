@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tripeaks.rules import Rules
+from tripeaks.variant import Variant
 
 if TYPE_CHECKING:
     from tripeaks.store import Result
@@ -22,7 +23,8 @@ RECENT = 20
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    """What is kept per player and rules; :func:`figures` makes the statistics from it."""
+    """What is kept per player and kind of game (rules and options); :func:`figures` makes the
+    statistics from it."""
 
     played: int = 0
     won: int = 0
@@ -80,18 +82,20 @@ def figures(totals: Totals) -> Stats:
     )
 
 
-def fold(results: Iterable[Result], rules: Rules) -> Totals:
-    """The totals of the games played under ``rules``, oldest first in ``results``."""
+def fold(results: Iterable[Result], kind: Rules | Variant) -> Totals:
+    """The totals of the games of one kind (rules alone: the standard game), oldest first in
+    ``results``; each scoring and variant is a kind of its own."""
+    variant = Variant(kind) if isinstance(kind, Rules) else kind
     totals = Totals()
     for r in results:
-        if r.code.rules is rules:
+        if r.code.variant == variant:
             totals = count(totals, r.outcome, r.score, r.streak)
     return totals
 
 
-def summarize(results: Sequence[Result], rules: Rules) -> Stats:
+def summarize(results: Sequence[Result], kind: Rules | Variant) -> Stats:
     """The figures straight from the log (what the kept totals must always equal)."""
-    return figures(fold(results, rules))
+    return figures(fold(results, kind))
 
 
 def recent(results: Sequence[Result], limit: int = RECENT) -> list[Result]:

@@ -33,8 +33,8 @@ from typing import Any, ClassVar, Protocol
 from tripeaks import migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
-from tripeaks.rules import Rules
 from tripeaks.stats import Totals, count
+from tripeaks.variant import Variant
 
 RETRIES = 2
 """Times a batch is tried again after the database aborted it for crossing another process's
@@ -47,7 +47,8 @@ CACHE_SIZE = 512
 # ``games.version`` is the length of the log (the version an action's UPDATE checks);
 # ``settled`` is set once the game is over: won, or left for another game (``status`` then says
 # which). ``results.streak`` is the game's longest run of removals. ``totals`` holds each player's
-# statistics per rules (the rules letter of the code), folded in as each game is counted
+# statistics per kind of game (``rules``: the rules letter of the code, then its options after a
+# hyphen, variant.Variant.key: each scoring and variant apart), folded in as each game is counted
 # (stats.count). The SQL below is written once for both databases (``?`` placeholders, upserts
 # that SQLite and PostgreSQL both read); only the schema and the connections differ.
 
@@ -490,11 +491,12 @@ class Storage:
         """The player's counted games (committed), oldest first."""
         return self._results(f"{_RESULTS} ORDER BY seq", (player,))
 
-    def totals(self, player: str) -> dict[Rules, Totals]:
-        """The player's kept statistics per rules (committed); rules never played are absent."""
+    def totals(self, player: str) -> dict[Variant, Totals]:
+        """The player's kept statistics per game kind (the rules, and the options: each scoring
+        and variant apart), committed; kinds never played are absent."""
         with self._lock:
             rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
-        return {Rules(rules): Totals(*values) for rules, *values in rows}
+        return {Variant.from_key(key): Totals(*values) for key, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
         """The player's latest counted games (committed), newest first."""
@@ -723,12 +725,12 @@ class Storage:
             self._lock_player(db, player)
             row = db.execute(
                 f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?",
-                (player, game.rules.value),
+                (player, game.variant.key),
             ).fetchone()
             totals = count(
                 Totals(*row) if row else Totals(), outcome, game.score, game.longest_streak
             )
-            db.execute(_TOTALS_UPSERT, (player, game.rules.value, *astuple(totals)))
+            db.execute(_TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
 
 
 def _connect(path: Path) -> sqlite3.Connection:

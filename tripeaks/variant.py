@@ -56,6 +56,18 @@ class Variant:
         """No option: the game of docs/rules.md §1-§4 under Easy or Classic."""
         return not self.options
 
+    @property
+    def key(self) -> str:
+        """What the statistics keep it under: the rules letter, then the options after a hyphen
+        (``E``, ``C``, ``E-T``, ``C-DJ``): a standard game's key is its rules letter, as it always was."""
+        return f"{self.rules.value}-{self.options}" if self.options else self.rules.value
+
+    @classmethod
+    def from_key(cls, key: str) -> Variant:
+        """The variant a statistics key stands for (the inverse of :attr:`key`)."""
+        rules, _, options = key.partition("-")
+        return cls(Rules(rules)).with_options(options)
+
     def with_options(self, letters: str) -> Variant:
         """These rules with the options of ``letters`` (already checked: known, each once)."""
         return replace(

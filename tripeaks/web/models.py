@@ -222,7 +222,18 @@ class RecentOut(BaseModel):
     """ISO 8601, UTC."""
 
 
+class VariantStatsOut(BaseModel):
+    """The statistics of one kind of game with options: each scoring and variant is kept apart."""
+
+    rules: RulesName
+    variant: VariantOut
+    stats: StatsOut
+
+
 class StatsPage(BaseModel):
     easy: StatsOut
     classic: StatsOut
+    """The standard games (no option) under each rules."""
+    variants: list[VariantStatsOut] = []
+    """Every other kind the player has counted games of, by its key (rules, then options)."""
     recent: list[RecentOut]

@@ -53,6 +53,7 @@ from tripeaks.web.models import (
     StatsOut,
     StatsPage,
     TraditionalOut,
+    VariantStatsOut,
 )
 from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.solving import Solvers
@@ -468,9 +469,19 @@ async def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:
     player, backend = caller.player, caller.backend
     totals = await backend.stored(backend.store.totals, player) if player else {}
     latest = await backend.stored(backend.store.recent, player, statistics.RECENT) if player else []
+    standard = (Variant(Rules.EASY), Variant(Rules.CLASSIC))
     return StatsPage(
-        easy=_stats_out(statistics.figures(totals.get(Rules.EASY, statistics.Totals()))),
-        classic=_stats_out(statistics.figures(totals.get(Rules.CLASSIC, statistics.Totals()))),
+        easy=_stats_out(statistics.figures(totals.get(standard[0], statistics.Totals()))),
+        classic=_stats_out(statistics.figures(totals.get(standard[1], statistics.Totals()))),
+        variants=[
+            VariantStatsOut(
+                rules=kind.rules.name.lower(),  # type: ignore[arg-type]
+                variant=variant_out(kind),
+                stats=_stats_out(statistics.figures(kept)),
+            )
+            for kind, kept in sorted(totals.items(), key=lambda item: item[0].key)
+            if kind not in standard
+        ],
         recent=[
             RecentOut(
                 code=str(r.code),
