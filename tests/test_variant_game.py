@@ -251,3 +251,14 @@ def test_every_combination_is_one_game_of_its_code() -> None:
         assert game.stock_size == 23 + ("D" in options) + ("J" in options)
         assert len(game.copy().discard) == len(game.discard)
         assert game.copy().variant == game.variant
+
+
+def test_the_top_rank_is_the_joker_s_when_anything_goes_on_the_discard() -> None:
+    empty = Game.new("TP1-E-AAAAAAB-D")
+    assert empty.top is None and empty.top_rank == 0
+    joker = Game.new("TP1-E-AAAAAAB-J")
+    while joker.top is None or not joker.top.is_joker:
+        joker.draw()
+    assert joker.top_rank == 0
+    plain = Game.new("TP1-E-AAAAAAB")
+    assert plain.top_rank == plain.discard_top.rank > 0

@@ -14,7 +14,7 @@ from enum import Enum
 from functools import lru_cache
 
 from tripeaks import score as scoring
-from tripeaks.cards import Card, Suit
+from tripeaks.cards import JOKER_RANK, Card, Suit
 from tripeaks.codes import Deal, GameCode, deal
 from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
@@ -281,6 +281,12 @@ class Game:
     def top(self) -> Card | None:
         """The discard's top card, or None while an empty-discard game's discard is still empty."""
         return self.discard[-1] if self.discard else None
+
+    @property
+    def top_rank(self) -> int:
+        """The discard's rank as a position is known by (the solver's key): 0, the joker's rank,
+        when anything goes on it, an empty discard or a joker alike."""
+        return self.discard[-1].rank if self.discard else JOKER_RANK
 
     @property
     def discard_top(self) -> Card:

@@ -56,14 +56,14 @@ class Deal:
         self.moves: dict[Position, str | None] = {}
         """The first move of a best win from positions met on best lines; None where lost."""
 
-    def at(self, present: int, drawn: int, top: Card) -> Game:
+    def at(self, present: int, drawn: int, top: Card | None) -> Game:
         """A game standing at the position, without replaying how it got there.
 
         Which moves are legal and where they lead depend on these three and the deal alone; the
         score, log and undo history of this game are the start's and mean nothing here.
         """
         game = self.start.copy()
-        game.present, game.drawn, game.discard = present, drawn, [top]
+        game.present, game.drawn, game.discard = present, drawn, [] if top is None else [top]
         return game
 
     def first_move(self, game: Game) -> str | None:
@@ -72,7 +72,7 @@ class Deal:
         Every position along a best line is remembered with its move (:meth:`solve`), so a
         player who follows the hints is answered without a search.
         """
-        position = (game.present, game.drawn, game.discard_top.rank)
+        position = (game.present, game.drawn, game.top_rank)
         if position in self.moves:
             return self.moves[position]
         if not self.answers.winnable_at(*position):
@@ -91,7 +91,7 @@ class Deal:
         solution = self.answers.solve(game)
         walker = game.copy()
         for action in solution.line:  # the engine checks every step of the line
-            self._learn((walker.present, walker.drawn, walker.discard_top.rank), str(action))
+            self._learn((walker.present, walker.drawn, walker.top_rank), str(action))
             walker.apply(action)
         return solution
 
@@ -104,12 +104,12 @@ class Deal:
         solved.
         """
         walker = self.start.copy()
-        if not self.answers.winnable_at(walker.present, walker.drawn, walker.discard_top.rank):
+        if not self.answers.winnable_at(walker.present, walker.drawn, walker.top_rank):
             return False, None
         for _ in range(TABLEAU_SIZE + len(self.start.deal.stock) + 1):
             if walker.is_won:
                 return True, walker.score
-            move = self.moves.get((walker.present, walker.drawn, walker.discard_top.rank))
+            move = self.moves.get((walker.present, walker.drawn, walker.top_rank))
             if move is None:
                 break
             walker.apply(Action.parse(move))
@@ -144,7 +144,7 @@ def solve_deal(code: str) -> tuple[bool, int | None]:
     return deal(code).verdict()
 
 
-def hint(code: str, present: int, drawn: int, top: Card) -> str | None:
+def hint(code: str, present: int, drawn: int, top: Card | None) -> str | None:
     """The first move of a best win from the position, as Action text; None if lost from there."""
     known = deal(code)
     return known.first_move(known.at(present, drawn, top))

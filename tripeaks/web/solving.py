@@ -135,8 +135,8 @@ class Solvers:
         """
         if game.code is None:
             return None
-        top = game.discard_top
-        key = (str(game.code), game.present, game.drawn, top.rank)
+        top = game.top  # None: an empty discard
+        key = (str(game.code), game.present, game.drawn, game.top_rank)
         with self._lock:
             self._check_open()
             future = self._hints.get(key)
