@@ -297,3 +297,33 @@ def test_no_page_loads_anything_from_another_host(client: TestClient) -> None:
     assert client.get("/openapi.json").json()["info"]["title"] == "TriPeaks"
     page = client.get("/").text
     assert "http://" not in page and "https://" not in page
+
+
+def test_the_page_and_its_files_go_out_gzipped_and_the_api_does_not(client: TestClient) -> None:
+
+    from tripeaks.web.routes import STATIC
+
+    for path, file in (
+        ("/", "index.html"),
+        ("/static/app.css", "app.css"),
+        ("/static/js/board.js", "js/board.js"),
+    ):
+        reply = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert reply.status_code == 200
+        assert (
+            reply.headers["content-encoding"] == "gzip"
+            and "accept-encoding" in reply.headers["vary"].lower()
+        )
+        # httpx undoes the gzip: what arrives is the file itself, and it went out smaller
+        assert reply.content == (STATIC / file).read_bytes()
+        assert int(reply.headers["content-length"]) < len(reply.content) / 2
+        # the security headers are there as on any reply
+        assert reply.headers["x-content-type-options"] == "nosniff"
+        plain = client.get(path, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == reply.content
+    words = client.get("/api/i18n/fi", headers={"Accept-Encoding": "gzip"})
+    assert words.headers["content-encoding"] == "gzip" and words.json()["lang"] == "fi"
+    # a game's replies are not compressed: they lie on every action's path
+    state = new_game(client, WIN_CODE)
+    reply = client.get(f"/api/games/{state['id']}", headers={"Accept-Encoding": "gzip"})
+    assert reply.status_code == 200 and "content-encoding" not in reply.headers

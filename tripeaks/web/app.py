@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from tripeaks.store import open_store
 from tripeaks.web import errors, guard, health
 from tripeaks.web.committer import Committer
+from tripeaks.web.compress import PageGzip
 from tripeaks.web.hosting import Hosting
 from tripeaks.web.ratelimit import Limiter
 from tripeaks.web.routes import STATIC, Backend, router
@@ -69,6 +70,7 @@ def create_app(
     limiter = Limiter(hosting.rates)
     app.state.backend = Backend(store, Committer(store), solvers, limiter, meter)
     errors.install(app)
+    app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
     guard.install(app, allowed_hosts)
     if hosting.access_log:
         from tripeaks.web.accesslog import AccessLog
