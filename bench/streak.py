@@ -1,0 +1,78 @@
+"""Time the traditional scoring's best score (tripeaks.streak.best_score) from the start of a deal.
+
+    .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--python-deals 0]
+
+The bench's fixed codes (bench/reference.py) with the traditional scoring, one process: median,
+p99 and max wall time per deal and deals/s, the load average, and the spread of the best scores
+(how many deals have a best line that is not a win, how many cannot be won). ``--python-deals``
+times the Python fallback on the first few deals too (seconds each). Figures only: nothing here
+asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+
+from reference import fixed_codes
+
+from tripeaks import streak
+from tripeaks.codes import GameCode
+from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
+
+
+def timed(codes: list[GameCode], compiled: bool) -> tuple[list[float], list[streak.StreakSolution]]:
+    seconds, answers = [], []
+    for code in codes:
+        start = time.perf_counter()
+        answers.append(streak.best_score(code, compiled=compiled))
+        seconds.append(time.perf_counter() - start)
+    return seconds, answers
+
+
+def report(label: str, seconds: list[float]) -> None:
+    ms = sorted(s * 1000 for s in seconds)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    print(
+        f"{label:<22} median {statistics.median(ms):7.1f} ms  p99 {p99:7.1f} ms  "
+        f"max {ms[-1]:7.1f} ms  {len(ms) / sum(seconds):6.1f} deals/s  "
+        f"(load {os.getloadavg()[0]:.2f})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"])
+    parser.add_argument("--python-deals", type=int, default=0)
+    args = parser.parse_args(argv)
+    print(f"compiled: {streak.COMPILED}")
+    for name in args.rules:
+        rules = Rules.EASY if name == "easy" else Rules.CLASSIC
+        variant = Variant(rules, Scoring.TRADITIONAL)
+        codes = [GameCode(variant, c.letters) for c in fixed_codes(args.deals, rules)]
+        seconds, answers = timed(codes, compiled=streak.COMPILED)
+        report(f"{name} best score", seconds)
+        scores = sorted(a.score for a in answers)
+        not_won = sum(1 for a in answers if not a.won)
+        lost = sum(1 for a in answers if not a.winnable)
+        print(
+            f"{'':<22} best score median {statistics.median(scores)}, min {scores[0]}, "
+            f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"
+        )
+        if args.python_deals:
+            python, _ = timed(codes[: args.python_deals], compiled=False)
+            report(f"{name} in Python", python)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
