@@ -51,7 +51,9 @@ def report(label: str, seconds: list[float]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=500)
-    parser.add_argument("--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"])
+    parser.add_argument(
+        "--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"]
+    )
     parser.add_argument("--python-deals", type=int, default=0)
     args = parser.parse_args(argv)
     print(f"compiled: {streak.COMPILED}")
@@ -64,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         scores = sorted(a.score for a in answers)
         not_won = sum(1 for a in answers if not a.won)
         lost = sum(1 for a in answers if not a.winnable)
+        memo = sorted(a.memoised for a in answers)
+        print(f"{'':<22} positions memoised median {statistics.median(memo):.0f}, max {memo[-1]}")
         print(
             f"{'':<22} best score median {statistics.median(scores)}, min {scores[0]}, "
             f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"

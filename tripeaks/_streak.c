@@ -20,7 +20,6 @@
 #define CARDS 28
 #define NO_WIN (-1000000)
 #define DRAW_STEP 255
-#define EMPTY_KEY UINT64_MAX
 
 typedef struct {
     int best;
@@ -38,10 +37,10 @@ typedef struct {
     uint8_t stock[64];
     int stock_len;
     /* the memo of post-draw positions: open addressing, linear probing */
-    uint64_t *keys;
-    Pair *values;
+    uint64_t *words;
     size_t capacity, count;
     int failed;
+    long visited; /* positions within runs walked, for the bench */
 } Search;
 
 static uint32_t free_of(const Search *s, uint32_t present) {
@@ -70,53 +69,85 @@ static int lowest(uint32_t m) {
 #endif
 }
 
+/* A memo entry is one 64-bit word: the key (present, and drawn above it: 33 bits), a bit that
+ * says the slot is taken, and the pair of values, 12 bits each, offset to be non-negative (a win
+ * of 0 in the word means there is none). Half the memory of a key and a pair side by side. */
+#define KEY_BITS 33
+#define TAKEN (UINT64_C(1) << KEY_BITS)
+#define KEY_MASK (TAKEN - 1)
+#define OFFSET 2048
+
 static size_t slot_of(uint64_t key, size_t capacity) {
     uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 20) & (capacity - 1);
+    return (size_t)(h >> 24) & (capacity - 1);
+}
+
+static uint64_t packed(uint64_t key, Pair value) {
+    uint64_t win = value.win == NO_WIN ? 0 : (uint64_t)(value.win + OFFSET);
+    return key | TAKEN | (uint64_t)(value.best + OFFSET) << 34 | win << 46;
+}
+
+static Pair unpacked(uint64_t word) {
+    Pair value;
+    int win = (int)(word >> 46 & 4095);
+    value.best = (int)(word >> 34 & 4095) - OFFSET;
+    value.win = win ? win - OFFSET : NO_WIN;
+    return value;
 }
 
 static int grow(Search *s) {
-    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 16;
-    uint64_t *keys = malloc(capacity * sizeof *keys);
-    Pair *values = malloc(capacity * sizeof *values);
-    if (!keys || !values) {
-        free(keys);
-        free(values);
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
+    uint64_t *words = calloc(capacity, sizeof *words);
+    if (!words) {
         s->failed = 1;
         return 0;
     }
-    memset(keys, 0xff, capacity * sizeof *keys);
     for (size_t i = 0; i < s->capacity; i++) {
-        if (s->keys[i] == EMPTY_KEY) continue;
-        size_t j = slot_of(s->keys[i], capacity);
-        while (keys[j] != EMPTY_KEY) j = (j + 1) & (capacity - 1);
-        keys[j] = s->keys[i];
-        values[j] = s->values[i];
+        if (!s->words[i]) continue;
+        size_t j = slot_of(s->words[i] & KEY_MASK, capacity);
+        while (words[j]) j = (j + 1) & (capacity - 1);
+        words[j] = s->words[i];
     }
-    free(s->keys);
-    free(s->values);
-    s->keys = keys;
-    s->values = values;
+    free(s->words);
+    s->words = words;
     s->capacity = capacity;
     return 1;
 }
 
-static Pair after_draw(Search *s, uint32_t present, int drawn);
+static Pair memo(Search *s, uint32_t present, int drawn);
 
 static inline void take(Pair *into, int gain, Pair got) {
     if (gain + got.best > into->best) into->best = gain + got.best;
     if (got.win != NO_WIN && gain + got.win > into->win) into->win = gain + got.win;
 }
 
+/* The draws from ``drawn`` cards drawn up to the first stock card that some free card fits (the
+ * draws in between are forced: nothing else can be done after them), or stock_len + 1 when
+ * none does: then the game ends stuck once the stock is used up. */
+static int next_playable(const Search *s, uint32_t free, int drawn) {
+    for (int d = drawn + 1; d <= s->stock_len; d++)
+        if (free & s->fit_mask[s->stock[d - 1]]) return d;
+    return s->stock_len + 1;
+}
+
 /* The best points still to come from a position within a run (streak cards played since the
  * last draw, or since the start). */
 static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
     Pair out = {NO_WIN, NO_WIN};
+    s->visited++;
     if (!present) {
         out.best = out.win = 0;
         return out;
     }
-    uint32_t plays = free_of(s, present) & s->fit_mask[top];
+    uint32_t free = free_of(s, present);
+    int next = drawn < s->stock_len ? next_playable(s, free, drawn) : 0;
+#if defined(__GNUC__) || defined(__clang__)
+    if (next && next <= s->stock_len) { /* the draw's entry is asked for last: fetch it now */
+        uint64_t key = (uint64_t)present | (uint64_t)next << 28;
+        __builtin_prefetch(&s->words[slot_of(key, s->capacity)]);
+    }
+#endif
+    uint32_t plays = free & s->fit_mask[top];
     int moved = 0;
     while (plays) {
         int p = lowest(plays);
@@ -127,19 +158,25 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
         moved = 1;
         if (s->failed) return out;
     }
-    if (drawn < s->stock_len) {
-        take(&out, -5, after_draw(s, present, drawn + 1));
+    if (next > s->stock_len) { /* drawing the rest of the stock, and stuck */
+        Pair stuck = {0, NO_WIN};
+        take(&out, -5 * (s->stock_len - drawn), stuck);
+        moved = 1;
+    } else if (next) {
+        take(&out, -5 * (next - drawn), memo(s, present, next));
         moved = 1;
     }
     if (!moved) out.best = 0; /* stuck: the game ends here, and it is not a win */
     return out;
 }
 
-static Pair after_draw(Search *s, uint32_t present, int drawn) {
+/* The best future after a draw of stock card ``drawn`` that some free card fits: it depends on
+ * the cards present and the cards drawn alone (the streak is 0, the top is that card). */
+static Pair memo(Search *s, uint32_t present, int drawn) {
     uint64_t key = (uint64_t)present | (uint64_t)drawn << 28;
     size_t j = slot_of(key, s->capacity);
-    while (s->keys[j] != EMPTY_KEY) {
-        if (s->keys[j] == key) return s->values[j];
+    while (s->words[j]) {
+        if ((s->words[j] & KEY_MASK) == key) return unpacked(s->words[j]);
         j = (j + 1) & (s->capacity - 1);
     }
     Pair got = run(s, present, drawn, s->stock[drawn - 1], 0);
@@ -148,9 +185,8 @@ static Pair after_draw(Search *s, uint32_t present, int drawn) {
         if (!grow(s)) return got;
     }
     j = slot_of(key, s->capacity);
-    while (s->keys[j] != EMPTY_KEY) j = (j + 1) & (s->capacity - 1);
-    s->keys[j] = key;
-    s->values[j] = got;
+    while (s->words[j]) j = (j + 1) & (s->capacity - 1);
+    s->words[j] = packed(key, got);
     s->count++;
     return got;
 }
@@ -207,7 +243,7 @@ static PyObject *best(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (ranks.len != CARDS || stock.len > 64 || fits.len != 14 * 14 ||
+    if (ranks.len != CARDS || stock.len > 31 || fits.len != 14 * 14 ||
         layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 1 || top > 13 ||
         streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS)) {
         PyErr_SetString(PyExc_ValueError, "_streak.best: malformed position");
@@ -278,16 +314,16 @@ static PyObject *best(PyObject *self, PyObject *args) {
         goto done;
     }
     if (value.win == NO_WIN)
-        result = Py_BuildValue("(iy#OO)", value.best, (const char *)best_line, (Py_ssize_t)best_len,
-                               Py_None, Py_None);
+        result = Py_BuildValue("(iy#OOnl)", value.best, (const char *)best_line,
+                               (Py_ssize_t)best_len, Py_None, Py_None, (Py_ssize_t)s->count,
+                               s->visited);
     else
-        result = Py_BuildValue("(iy#iy#)", value.best, (const char *)best_line,
+        result = Py_BuildValue("(iy#iy#nl)", value.best, (const char *)best_line,
                                (Py_ssize_t)best_len, value.win, (const char *)win_line,
-                               (Py_ssize_t)win_len);
+                               (Py_ssize_t)win_len, (Py_ssize_t)s->count, s->visited);
 done:
     if (s) {
-        free(s->keys);
-        free(s->values);
+        free(s->words);
         free(s);
     }
     PyBuffer_Release(&ranks);
@@ -300,8 +336,9 @@ done:
 static PyMethodDef methods[] = {
     {"best", best, METH_VARARGS,
      "best(ranks, stock, fits, layout, present, drawn, top, streak) -> (best, line, win, "
-     "win_line): the most points still to come, over every ending and over the wins alone "
-     "(None, None when it cannot be won), each with a line (a position a play, 255 a draw)."},
+     "win_line, memoised, visited): the most points still to come, over every ending and over "
+     "the wins alone (None, None when it cannot be won), each with a line (a position a play, "
+     "255 a draw); then how many post-draw positions were memoised and run positions walked."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -63,6 +63,9 @@ class StreakSolution:
     winnable: bool
     win_score: int | None
     win_line: tuple[Action, ...]
+    memoised: int = 0
+    """How many positions the search remembered (a figure for the bench; the compiled search
+    remembers only the positions right after a draw, the Python one every position it finished)."""
 
 
 def _peaks_empty(present: int) -> int:
@@ -195,34 +198,36 @@ _LAYOUT = struct.pack("<28I", *COVERED_BY_MASK) + struct.pack("<3I", *PEAK_MASKS
 
 def _searched(
     cards: Deal, rules: Rules, position: tuple[int, int, int, int], wins_only: bool
-) -> tuple[int, bytes] | None:
-    """The Python search: the best points still to come and a line; None when only wins count
-    and the position cannot be won."""
+) -> tuple[int | None, bytes | None, int]:
+    """The Python search: the best points still to come, a line (None, None when only wins count
+    and the position cannot be won) and how many positions it memoised."""
     search = _Search(cards, rules, wins_only)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000))
     try:
         value = search.value(*position, NO_WIN - 1)
         if value <= NO_WIN // 2:
-            return None
-        return value, search.line(*position, value)
+            return None, None, len(search.memo)
+        return value, search.line(*position, value), len(search.memo)
     finally:
         sys.setrecursionlimit(limit)
 
 
-def _best(game: Game, compiled: bool) -> tuple[int, bytes, int | None, bytes | None]:
+def _best(game: Game, compiled: bool) -> tuple[int, bytes, int | None, bytes | None, int]:
     """The best points still to come from the game's position over every ending and over the
-    wins alone, each with a line that earns them (None, None when it cannot be won)."""
+    wins alone, each with a line that earns them (None, None when it cannot be won), and how
+    many positions the search memoised."""
     cards = game.deal
     position = (game.present, game.drawn, game.discard_top.rank, game.streak)
     if compiled:
         ranks = bytes(card.rank for card in cards.tableau)
         stock = bytes(card.rank for card in cards.stock)
-        return _streak.best(ranks, stock, _fits_bytes(game.rules), _LAYOUT, *position)
-    best = _searched(cards, game.rules, position, False)
-    assert best is not None  # every position ends somehow
-    win = _searched(cards, game.rules, position, True)
-    return (*best, None, None) if win is None else (*best, *win)
+        answer = _streak.best(ranks, stock, _fits_bytes(game.rules), _LAYOUT, *position)
+        return answer[:5]
+    best, steps, memoised = _searched(cards, game.rules, position, False)
+    assert best is not None and steps is not None  # every position ends somehow
+    win, win_steps, _ = _searched(cards, game.rules, position, True)
+    return best, steps, win, win_steps, memoised
 
 
 def _actions(steps: bytes) -> tuple[Action, ...]:
@@ -238,7 +243,7 @@ def best_score(game_or_code: Game | GameCode | str, compiled: bool | None = None
         done = game.score
         won = game.is_won
         return StreakSolution(done, (), won, won, done if won else None, ())
-    points, steps, win, win_steps = _best(game, use_c)
+    points, steps, win, win_steps, memoised = _best(game, use_c)
     won = game.present.bit_count() == sum(1 for s in steps if s != _DRAW)
     return StreakSolution(
         score=game.score + points,
@@ -247,6 +252,7 @@ def best_score(game_or_code: Game | GameCode | str, compiled: bool | None = None
         winnable=win is not None,
         win_score=None if win is None else game.score + win,
         win_line=() if win_steps is None else _actions(win_steps),
+        memoised=memoised,
     )
 
 
