@@ -13,6 +13,7 @@ from tripeaks import streak
 from tripeaks.codes import CODE_SPACE, GameCode, NotOffered
 from tripeaks.game import Action, ActionKind, Game, Status
 from tripeaks.rules import Rules
+from tripeaks.solver import solve
 from tripeaks.variant import Scoring, Variant
 
 BOTH = (Rules.EASY, Rules.CLASSIC)
@@ -209,3 +210,25 @@ def test_other_scorings_and_variants_are_refused() -> None:
 def test_the_extension_was_built() -> None:
     """CI builds the package with its compiler: a silent fall-back to Python must not pass."""
     assert streak.COMPILED
+
+
+def test_a_longer_streak_can_be_worth_a_draw() -> None:
+    """The best win of TP1-E-WKHMCDT-T draws more than the fewest draws a win needs, and the
+    fewest-draws win (the standard solver's) scores less under the traditional scoring."""
+    code = GameCode.parse("TP1-E-WKHMCDT-T")
+    solution = streak.best_score(code)
+    fewest = solve(GameCode(code.rules, code.letters))
+    draws = sum(1 for action in solution.win_line if action.kind is ActionKind.DRAW)
+    assert fewest.winnable and draws > fewest.draws
+    plain = replayed(Game.new(code), fewest.line)
+    assert plain.is_won and solution.win_score is not None and plain.score < solution.win_score
+    check(Game.new(code), solution)
+
+
+def test_a_stuck_ending_can_beat_every_win() -> None:
+    code = GameCode.parse("TP1-E-OHYPLZE-T")
+    solution = streak.best_score(code)
+    assert solution.winnable and not solution.won
+    assert solution.win_score is not None and solution.score > solution.win_score
+    assert replayed(Game.new(code), solution.line).status is Status.STUCK
+    check(Game.new(code), solution)
