@@ -4,6 +4,8 @@ exhaustive search through the engine itself, and every best line replayed in the
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -232,3 +234,46 @@ def test_a_stuck_ending_can_beat_every_win() -> None:
     assert solution.win_score is not None and solution.score > solution.win_score
     assert replayed(Game.new(code), solution.line).status is Status.STUCK
     check(Game.new(code), solution)
+
+
+def test_the_package_answers_without_the_extension() -> None:
+    """Installed without a C compiler, tripeaks.streak still imports and answers, in Python, as
+    the compiled search does."""
+    game = sample(Rules.EASY, 1, 14, seed=5)[0]
+    assert game.code is not None
+    script = (
+        "import sys; sys.modules['tripeaks._streak'] = None\n"
+        "from tripeaks import streak\n"
+        "from tripeaks.game import Game\n"
+        "game = Game.replay(sys.argv[1], sys.argv[2:])\n"
+        "answer = streak.best_score(game)\n"
+        "print(streak.COMPILED, answer.score, answer.win_score)\n"
+    )
+    actions = [str(action) for action in game.actions]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(game.code), *actions],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    compiled = streak.best_score(game, compiled=True)
+    assert done.stdout.split() == ["False", str(compiled.score), str(compiled.win_score)]
+
+
+def test_the_extension_refuses_a_malformed_position() -> None:
+    from tripeaks import _streak
+
+    ranks, stock = bytes([1] * 28), bytes([2] * 23)
+    fits, layout = streak._fits_bytes(Rules.EASY), streak._LAYOUT
+    # the last card, an ace on a two: 1 point, and 30 for the third peak emptied
+    assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0)[:2] == (31, bytes([0]))
+    for bad in (
+        (ranks[:27], stock, fits, layout, 1, 0, 2, 0),
+        (ranks, stock, fits, layout, 1, 24, 2, 0),
+        (ranks, stock, fits, layout, 1, 0, 14, 0),
+        (ranks, stock, fits, layout, 1 << 28, 0, 2, 0),
+        (bytes([0] * 28), stock, fits, layout, 1, 0, 2, 0),
+    ):
+        with pytest.raises(ValueError):
+            _streak.best(*bad)
