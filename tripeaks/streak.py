@@ -8,11 +8,15 @@ cards present (a 28-bit mask), the cards drawn, the rank on top and the streak, 
 most points the rest of the game can still earn. The peaks emptied so far follow from the cards
 present, and so does every bonus still to come.
 
-It is a depth-first search with a memo over those exact positions and a sound upper bound to prune
-with: the cards left can at best all go in the current streak, and every peak not yet emptied can
-at best still pay its bonus. A position searched under a bound it could not beat is remembered as
-"at most this", one that beat it as its exact value (docs/solver.md "Traditional scoring: the best
-score"). The search runs compiled (tripeaks/_streak.c) and falls back on the same search in Python.
+After a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw
+position depends on (present, drawn) alone. The compiled search (tripeaks/_streak.c) memoises
+exactly those and walks each run of plays between two draws depth first; it finds the best over
+every ending and the best win in one pass. Without the extension, the Python search here is a
+depth-first search with a memo over every position and a sound upper bound to prune with (every
+card left in the current streak, every peak not yet emptied still paying its bonus): a position
+searched under a threshold it could not beat is remembered as "at most this", one that beat it as
+its exact value. Two different searches, so the tests hold each to the other and both to an
+exhaustive search through the engine (docs/solver.md "Traditional scoring: the best score").
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from tripeaks import score as scoring
 from tripeaks.codes import Deal, GameCode, NotOffered
 from tripeaks.game import DRAW, Action, Game
-from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
+from tripeaks.layout import COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
 from tripeaks.variant import Scoring
 
@@ -32,7 +36,7 @@ try:
     from tripeaks import _streak
 
     COMPILED = True
-except ImportError:  # installed without a C compiler: the same search in Python
+except ImportError:  # installed without a C compiler: the Python search below
     COMPILED = False
 
 NO_WIN = -(10**6)
@@ -256,4 +260,4 @@ def best_score(game_or_code: Game | GameCode | str, compiled: bool | None = None
     )
 
 
-__all__ = ["ALL_MASK", "COMPILED", "NO_WIN", "StreakSolution", "best_score", "bound"]
+__all__ = ["COMPILED", "NO_WIN", "StreakSolution", "best_score", "bound"]
