@@ -1,9 +1,18 @@
-"""The one thing pyproject.toml cannot say yet: the solver's optional C extension."""
+"""The one thing pyproject.toml cannot say yet: the optional C extensions (the solver and the
+traditional best score)."""
 
 import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+FALLBACKS = {
+    "tripeaks._search": "tripeaks.solver.COMPILED is False and the solver falls back on its "
+    "Python search (about 100 times slower).",
+    "tripeaks._streak": "tripeaks.streak.COMPILED is False and the traditional best score is "
+    "searched in Python (about 150 times slower).",
+}
+"""What each optional extension's absence means, said when its build fails."""
 
 
 class BuildSearch(build_ext):
@@ -21,9 +30,8 @@ class BuildSearch(build_ext):
             super().build_extension(ext)
         except Exception as error:  # any compiler failure: fall back, loudly
             print(
-                f"\n{'*' * 72}\ntripeaks: the compiled solver (tripeaks/_search.c) could not be "
-                f"built:\n  {error}\nInstalled without it: tripeaks.solver.COMPILED is False and "
-                f"the solver falls back on its Python search (about 100 times slower).\n"
+                f"\n{'*' * 72}\ntripeaks: the compiled {ext.name} ({ext.sources[0]}) could not "
+                f"be built:\n  {error}\nInstalled without it: {FALLBACKS.get(ext.name, '')}\n"
                 f"{'*' * 72}\n",
                 file=sys.stderr,
             )
@@ -32,7 +40,9 @@ class BuildSearch(build_ext):
 setup(
     ext_modules=[
         # Optional: without a C compiler the package installs and tripeaks.solver searches in Python.
-        Extension("tripeaks._search", sources=["tripeaks/_search.c"], optional=True)
+        Extension("tripeaks._search", sources=["tripeaks/_search.c"], optional=True),
+        # Optional too: without it tripeaks.streak finds the traditional best score in Python.
+        Extension("tripeaks._streak", sources=["tripeaks/_streak.c"], optional=True),
     ],
     cmdclass={"build_ext": BuildSearch},
 )

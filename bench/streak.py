@@ -1,0 +1,94 @@
+"""Time the traditional scoring's best score (tripeaks.streak.best_score) from the start of a deal.
+
+    .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--python-deals 0]
+
+The bench's fixed codes (bench/reference.py) with the traditional scoring, one process: median,
+p99 and max wall time per deal and deals/s, the load average, and the spread of the best scores
+(how many deals have a best line that is not a win, how many cannot be won). ``--python-deals``
+times the Python fallback on the first few deals too (seconds each) and says on how many its
+best score and best win equal the compiled search's. Figures only: nothing here
+asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+
+from reference import fixed_codes
+
+from tripeaks import streak
+from tripeaks.codes import GameCode
+from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
+
+
+def timed(
+    codes: list[GameCode], compiled: bool
+) -> tuple[list[float], list[float], list[streak.StreakSolution]]:
+    """Wall seconds and this thread's CPU seconds per deal (the CPU time is what the call itself
+    cost, whatever else the machine runs), and the answers."""
+    wall, cpu, answers = [], [], []
+    for code in codes:
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        answers.append(streak.best_score(code, compiled=compiled))
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
+    return wall, cpu, answers
+
+
+def report(label: str, seconds: list[float]) -> None:
+    ms = sorted(s * 1000 for s in seconds)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    print(
+        f"{label:<26} median {statistics.median(ms):7.1f} ms  p99 {p99:7.1f} ms  "
+        f"max {ms[-1]:7.1f} ms  {len(ms) / sum(seconds):6.1f} deals/s  "
+        f"(load {os.getloadavg()[0]:.2f})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument(
+        "--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"]
+    )
+    parser.add_argument("--python-deals", type=int, default=0)
+    args = parser.parse_args(argv)
+    print(f"compiled: {streak.COMPILED}")
+    for name in args.rules:
+        rules = Rules.EASY if name == "easy" else Rules.CLASSIC
+        variant = Variant(rules, Scoring.TRADITIONAL)
+        codes = [GameCode(variant, c.letters) for c in fixed_codes(args.deals, rules)]
+        wall, cpu, answers = timed(codes, compiled=streak.COMPILED)
+        report(f"{name} best score, wall", wall)
+        report(f"{name} best score, CPU", cpu)
+        scores = sorted(a.score for a in answers)
+        not_won = sum(1 for a in answers if not a.won)
+        lost = sum(1 for a in answers if not a.winnable)
+        memo = sorted(a.memoised for a in answers)
+        print(f"{'':<26} positions memoised median {statistics.median(memo):.0f}, max {memo[-1]}")
+        print(
+            f"{'':<26} best score median {statistics.median(scores)}, min {scores[0]}, "
+            f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"
+        )
+        if args.python_deals:
+            python, _, slow = timed(codes[: args.python_deals], compiled=False)
+            report(f"{name} in Python, wall", python)
+            agree = sum(
+                (a.score, a.win_score) == (b.score, b.win_score)
+                for a, b in zip(slow, answers, strict=False)
+            )
+            print(f"{'':<26} Python and compiled agree on {agree} of {len(slow)} deals")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,279 @@
+"""The traditional scoring's best score (tripeaks/streak.py, compiled and in Python) against an
+exhaustive search through the engine itself, and every best line replayed in the engine."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tripeaks import streak
+from tripeaks.codes import CODE_SPACE, GameCode, NotOffered
+from tripeaks.game import Action, ActionKind, Game, Status
+from tripeaks.rules import Rules
+from tripeaks.solver import solve
+from tripeaks.variant import Scoring, Variant
+
+BOTH = (Rules.EASY, Rules.CLASSIC)
+
+
+def traditional(number: int, rules: Rules) -> GameCode:
+    return GameCode.from_number(number, Variant(rules, Scoring.TRADITIONAL))
+
+
+def reference(game: Game) -> tuple[int, int | None]:
+    """The best final score over every ending and over the wins alone (None: no win), by trying
+    every legal action of the engine from every position, with no pruning at all. The only memo is
+    on the state the rest of the game depends on: the cards present, the cards drawn, the rank on
+    top and the streak (the peaks emptied follow from the cards present)."""
+    memo: dict[tuple[int, int, int, int], tuple[int, int | None]] = {}
+
+    def future(g: Game) -> tuple[int, int | None]:
+        if g.is_won:
+            return 0, 0
+        key = (g.present, g.drawn, g.discard_top.rank, g.streak)
+        if key in memo:
+            return memo[key]
+        best: int | None = None
+        win: int | None = None
+        for action in g.legal_moves():
+            after = g.copy()
+            after.act(action)
+            gain = after.score - g.score
+            b, w = future(after)
+            best = gain + b if best is None else max(best, gain + b)
+            if w is not None:
+                win = gain + w if win is None else max(win, gain + w)
+        memo[key] = (0, None) if best is None else (best, win)  # no action: stuck, the end
+        return memo[key]
+
+    b, w = future(game)
+    return game.score + b, None if w is None else game.score + w
+
+
+def near_the_end(code: GameCode, seed: int, cards_left: int) -> Game | None:
+    """The game after random actions (plays more often than draws) until at most ``cards_left``
+    cards are on the tableau; None if it ended before."""
+    rng = random.Random(seed)
+    game = Game.new(code)
+    while game.present.bit_count() > cards_left:
+        moves = list(game.legal_moves())
+        if not moves:
+            return None
+        plays = [m for m in moves if m.kind is ActionKind.PLAY]
+        game.act(rng.choice(plays) if plays and rng.random() < 0.8 else moves[-1])
+    return None if game.is_won or game.is_stuck else game
+
+
+def replayed(game: Game, line: tuple[Action, ...]) -> Game:
+    """The game after the line, played through the engine (an illegal step raises)."""
+    after = game.copy()
+    for action in line:
+        after.act(action)
+    return after
+
+
+def check(game: Game, solution: streak.StreakSolution) -> None:
+    """The solution's lines replay in the engine to exactly the scores it claims, and end it."""
+    end = replayed(game, solution.line)
+    assert end.score == solution.score
+    assert end.status in (Status.WON, Status.STUCK)
+    assert (end.status is Status.WON) == solution.won
+    if solution.winnable:
+        won = replayed(game, solution.win_line)
+        assert won.status is Status.WON
+        assert won.score == solution.win_score
+        assert solution.win_score is not None and solution.win_score <= solution.score
+    else:
+        assert solution.win_score is None and solution.win_line == () and not solution.won
+
+
+def sample(rules: Rules, count: int, cards_left: int, seed: int) -> list[Game]:
+    rng = random.Random(seed)
+    games: list[Game] = []
+    while len(games) < count:
+        game = near_the_end(traditional(rng.randrange(CODE_SPACE), rules), rng.random(), cards_left)
+        if game is not None:
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("rules", BOTH)
+@pytest.mark.parametrize("compiled", [True, False])
+def test_best_score_equals_the_exhaustive_search_near_the_end(rules: Rules, compiled: bool) -> None:
+    for game in sample(rules, 12, 11, seed=14 + len(rules.value)):
+        solution = streak.best_score(game, compiled=compiled)
+        best, win = reference(game)
+        assert (solution.score, solution.win_score) == (best, win), game
+        assert solution.winnable == (win is not None)
+        check(game, solution)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(0, CODE_SPACE - 1),
+    rules=st.sampled_from(BOTH),
+    seed=st.integers(0, 2**32),
+    cards_left=st.integers(4, 12),
+)
+def test_compiled_equals_the_exhaustive_search_anywhere(
+    number: int, rules: Rules, seed: int, cards_left: int
+) -> None:
+    game = near_the_end(traditional(number, rules), seed, cards_left)
+    if game is None:
+        return
+    solution = streak.best_score(game, compiled=True)
+    assert (solution.score, solution.win_score) == reference(game)
+    check(game, solution)
+
+
+def test_a_lost_position_has_a_best_score_and_no_win() -> None:
+    """A position that cannot be won still ends (stuck, the stock used up) with a best score."""
+    for game in sample(Rules.CLASSIC, 60, 10, seed=3):
+        best, win = reference(game)
+        if win is None:
+            break
+    else:
+        pytest.fail("no lost position in the sample")
+    for compiled in (True, False):
+        solution = streak.best_score(game, compiled=compiled)
+        assert solution.score == best and not solution.winnable and not solution.won
+        end = replayed(game, solution.line)
+        assert end.status is Status.STUCK and end.stock_size == 0 and end.score == best
+
+
+@pytest.mark.parametrize("rules", BOTH)
+def test_compiled_equals_python_in_mid_game(rules: Rules) -> None:
+    for game in sample(rules, 3, 17, seed=7):
+        compiled = streak.best_score(game, compiled=True)
+        python = streak.best_score(game, compiled=False)
+        assert (compiled.score, compiled.win_score) == (python.score, python.win_score)
+        check(game, compiled)
+        check(game, python)
+
+
+@pytest.mark.parametrize("rules", BOTH)
+def test_whole_deals_replay_to_their_best_score(rules: Rules) -> None:
+    """From the start the streak begins with the game's first removals: every line replays to
+    exactly its claimed score, which no random line beats and the bound never falls below."""
+    rng = random.Random(len(rules.value) + 2026)
+    for _ in range(5):
+        code = traditional(rng.randrange(CODE_SPACE), rules)
+        game = Game.new(code)
+        solution = streak.best_score(code)
+        check(game, solution)
+        assert solution.score <= streak.bound(game.present, 0)
+        for seed in range(20):
+            end = near_the_end(code, seed, 0)
+            if end is not None:
+                assert end.score <= solution.score
+
+
+def test_the_bound_is_never_below_the_best_future() -> None:
+    for game in sample(Rules.EASY, 15, 9, seed=11) + sample(Rules.CLASSIC, 15, 9, seed=12):
+        best, _ = reference(game)
+        assert best - game.score <= streak.bound(game.present, game.streak)
+
+
+def test_an_ended_game_has_its_own_score() -> None:
+    code = traditional(12345, Rules.EASY)
+    game = Game.new(code)
+    line = streak.best_score(game).line
+    for action in line:
+        game.act(action)
+    solution = streak.best_score(game)
+    assert solution.line == () and solution.score == game.score
+    assert solution.won == game.is_won == solution.winnable
+
+
+def test_open_peaks_is_the_same_search() -> None:
+    """Open peaks changes what the player sees, not what can be played: the same best score."""
+    plain = traditional(424242, Rules.CLASSIC)
+    opened = GameCode(Variant(Rules.CLASSIC, Scoring.TRADITIONAL, open_peaks=True), plain.letters)
+    assert streak.best_score(opened).score == streak.best_score(plain).score
+
+
+def test_other_scorings_and_variants_are_refused() -> None:
+    with pytest.raises(ValueError, match="traditional"):
+        streak.best_score("TP1-E-ABCDEFG")
+    for options in ("DT", "JT", "DJOT"):
+        with pytest.raises(NotOffered):
+            streak.best_score(f"TP1-E-ABCDEFG-{options}")
+    game = Game.new("TP1-E-ABCDEFG-T")
+    game.leave()
+    with pytest.raises(ValueError, match="left"):
+        streak.best_score(game)
+
+
+def test_the_extension_was_built() -> None:
+    """CI builds the package with its compiler: a silent fall-back to Python must not pass."""
+    assert streak.COMPILED
+
+
+def test_a_longer_streak_can_be_worth_a_draw() -> None:
+    """The best win of TP1-E-WKHMCDT-T draws more than the fewest draws a win needs, and the
+    fewest-draws win (the standard solver's) scores less under the traditional scoring."""
+    code = GameCode.parse("TP1-E-WKHMCDT-T")
+    solution = streak.best_score(code)
+    fewest = solve(GameCode(code.rules, code.letters))
+    draws = sum(1 for action in solution.win_line if action.kind is ActionKind.DRAW)
+    assert fewest.winnable and draws > fewest.draws
+    plain = replayed(Game.new(code), fewest.line)
+    assert plain.is_won and solution.win_score is not None and plain.score < solution.win_score
+    check(Game.new(code), solution)
+
+
+def test_a_stuck_ending_can_beat_every_win() -> None:
+    code = GameCode.parse("TP1-E-OHYPLZE-T")
+    solution = streak.best_score(code)
+    assert solution.winnable and not solution.won
+    assert solution.win_score is not None and solution.score > solution.win_score
+    assert replayed(Game.new(code), solution.line).status is Status.STUCK
+    check(Game.new(code), solution)
+
+
+def test_the_package_answers_without_the_extension() -> None:
+    """Installed without a C compiler, tripeaks.streak still imports and answers, in Python, as
+    the compiled search does."""
+    game = sample(Rules.EASY, 1, 14, seed=5)[0]
+    assert game.code is not None
+    script = (
+        "import sys; sys.modules['tripeaks._streak'] = None\n"
+        "from tripeaks import streak\n"
+        "from tripeaks.game import Game\n"
+        "game = Game.replay(sys.argv[1], sys.argv[2:])\n"
+        "answer = streak.best_score(game)\n"
+        "print(streak.COMPILED, answer.score, answer.win_score)\n"
+    )
+    actions = [str(action) for action in game.actions]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(game.code), *actions],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    compiled = streak.best_score(game, compiled=True)
+    assert done.stdout.split() == ["False", str(compiled.score), str(compiled.win_score)]
+
+
+def test_the_extension_refuses_a_malformed_position() -> None:
+    from tripeaks import _streak
+
+    ranks, stock = bytes([1] * 28), bytes([2] * 23)
+    fits, layout = streak._fits_bytes(Rules.EASY), streak._LAYOUT
+    # the last card, an ace on a two: 1 point, and 30 for the third peak emptied
+    assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0)[:2] == (31, bytes([0]))
+    for bad in (
+        (ranks[:27], stock, fits, layout, 1, 0, 2, 0),
+        (ranks, stock, fits, layout, 1, 24, 2, 0),
+        (ranks, stock, fits, layout, 1, 0, 14, 0),
+        (ranks, stock, fits, layout, 1 << 28, 0, 2, 0),
+        (bytes([0] * 28), stock, fits, layout, 1, 0, 2, 0),
+    ):
+        with pytest.raises(ValueError):
+            _streak.best(*bad)

@@ -1,0 +1,349 @@
+/* The exact best score under the traditional scoring: tripeaks/streak.py's search, compiled.
+ *
+ * A position is the cards present (28 bits), the cards drawn, the rank on top and the streak. After
+ * a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw position
+ * depends on (present, drawn) alone: those are memoised in a hash table. Between two draws the
+ * search walks the plays of the run depth first (the streak and the peaks emptied known), asking the
+ * table whenever the run stops for a draw. Every value is a pair: the best over every ending (won,
+ * or stuck with the stock used up) and the best over the wins alone (NO_WIN when there is none).
+ *
+ * The file knows no rule and no layout: Python hands it the ranks, the stock, a 14x14 table of
+ * which rank fits on which, the covering masks and the three peaks (tripeaks/layout.py). Plain C99;
+ * it releases the GIL while it searches. docs/solver.md "Traditional scoring: the best score".
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CARDS 28
+#define NO_WIN (-1000000)
+#define DRAW_STEP 255
+
+typedef struct {
+    int best;
+    int win;
+} Pair;
+
+typedef struct {
+    uint32_t covered_by[CARDS];
+    uint32_t lying_under[4][128];
+    uint32_t peak[3];
+    int peak_of[CARDS];
+    int bonus[4]; /* the bonus for the k-th peak emptied, k = 1..3 */
+    uint8_t rank[CARDS];
+    uint32_t fit_mask[14]; /* the positions whose card fits on each rank */
+    uint8_t stock[64];
+    int stock_len;
+    /* the memo of post-draw positions: open addressing, linear probing */
+    uint64_t *words;
+    size_t capacity, count;
+    int failed;
+    long visited; /* positions within runs walked, for the bench */
+} Search;
+
+static uint32_t free_of(const Search *s, uint32_t present) {
+    uint32_t under = s->lying_under[0][present & 127] | s->lying_under[1][present >> 7 & 127] |
+                     s->lying_under[2][present >> 14 & 127] | s->lying_under[3][present >> 21 & 127];
+    return present & ~under;
+}
+
+static int bonus_of(const Search *s, uint32_t after, int pos) {
+    if (after & s->peak[s->peak_of[pos]]) return 0;
+    int empty = 0;
+    for (int k = 0; k < 3; k++) empty += !(after & s->peak[k]);
+    return s->bonus[empty];
+}
+
+static int lowest(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+/* A memo entry is one 64-bit word: the key (present, and drawn above it: 33 bits), a bit that
+ * says the slot is taken, and the pair of values, 12 bits each, offset to be non-negative (a win
+ * of 0 in the word means there is none). Half the memory of a key and a pair side by side. */
+#define KEY_BITS 33
+#define TAKEN (UINT64_C(1) << KEY_BITS)
+#define KEY_MASK (TAKEN - 1)
+#define OFFSET 2048
+
+static size_t slot_of(uint64_t key, size_t capacity) {
+    uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 24) & (capacity - 1);
+}
+
+static uint64_t packed(uint64_t key, Pair value) {
+    uint64_t win = value.win == NO_WIN ? 0 : (uint64_t)(value.win + OFFSET);
+    return key | TAKEN | (uint64_t)(value.best + OFFSET) << 34 | win << 46;
+}
+
+static Pair unpacked(uint64_t word) {
+    Pair value;
+    int win = (int)(word >> 46 & 4095);
+    value.best = (int)(word >> 34 & 4095) - OFFSET;
+    value.win = win ? win - OFFSET : NO_WIN;
+    return value;
+}
+
+static int grow(Search *s) {
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
+    uint64_t *words = calloc(capacity, sizeof *words);
+    if (!words) {
+        s->failed = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < s->capacity; i++) {
+        if (!s->words[i]) continue;
+        size_t j = slot_of(s->words[i] & KEY_MASK, capacity);
+        while (words[j]) j = (j + 1) & (capacity - 1);
+        words[j] = s->words[i];
+    }
+    free(s->words);
+    s->words = words;
+    s->capacity = capacity;
+    return 1;
+}
+
+static Pair memo(Search *s, uint32_t present, int drawn);
+
+static inline void take(Pair *into, int gain, Pair got) {
+    if (gain + got.best > into->best) into->best = gain + got.best;
+    if (got.win != NO_WIN && gain + got.win > into->win) into->win = gain + got.win;
+}
+
+/* The draws from ``drawn`` cards drawn up to the first stock card that some free card fits (the
+ * draws in between are forced: nothing else can be done after them), or stock_len + 1 when
+ * none does: then the game ends stuck once the stock is used up. */
+static int next_playable(const Search *s, uint32_t free, int drawn) {
+    for (int d = drawn + 1; d <= s->stock_len; d++)
+        if (free & s->fit_mask[s->stock[d - 1]]) return d;
+    return s->stock_len + 1;
+}
+
+/* The best points still to come from a position within a run (streak cards played since the
+ * last draw, or since the start). */
+static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
+    Pair out = {NO_WIN, NO_WIN};
+    s->visited++;
+    if (!present) {
+        out.best = out.win = 0;
+        return out;
+    }
+    uint32_t free = free_of(s, present);
+    int next = drawn < s->stock_len ? next_playable(s, free, drawn) : 0;
+#if defined(__GNUC__) || defined(__clang__)
+    if (next && next <= s->stock_len) { /* the draw's entry is asked for last: fetch it now */
+        uint64_t key = (uint64_t)present | (uint64_t)next << 28;
+        __builtin_prefetch(&s->words[slot_of(key, s->capacity)]);
+    }
+#endif
+    uint32_t plays = free & s->fit_mask[top];
+    int moved = 0;
+    while (plays) {
+        int p = lowest(plays);
+        plays &= plays - 1;
+        uint32_t after = present & ~(UINT32_C(1) << p);
+        int gain = streak + 1 + bonus_of(s, after, p);
+        take(&out, gain, run(s, after, drawn, s->rank[p], streak + 1));
+        moved = 1;
+        if (s->failed) return out;
+    }
+    if (next > s->stock_len) { /* drawing the rest of the stock, and stuck */
+        Pair stuck = {0, NO_WIN};
+        take(&out, -5 * (s->stock_len - drawn), stuck);
+        moved = 1;
+    } else if (next) {
+        take(&out, -5 * (next - drawn), memo(s, present, next));
+        moved = 1;
+    }
+    if (!moved) out.best = 0; /* stuck: the game ends here, and it is not a win */
+    return out;
+}
+
+/* The best future after a draw of stock card ``drawn`` that some free card fits: it depends on
+ * the cards present and the cards drawn alone (the streak is 0, the top is that card). */
+static Pair memo(Search *s, uint32_t present, int drawn) {
+    uint64_t key = (uint64_t)present | (uint64_t)drawn << 28;
+    size_t j = slot_of(key, s->capacity);
+    while (s->words[j]) {
+        if ((s->words[j] & KEY_MASK) == key) return unpacked(s->words[j]);
+        j = (j + 1) & (s->capacity - 1);
+    }
+    Pair got = run(s, present, drawn, s->stock[drawn - 1], 0);
+    if (s->failed) return got;
+    if ((s->count + 1) * 10 > s->capacity * 7) {
+        if (!grow(s)) return got;
+    }
+    j = slot_of(key, s->capacity);
+    while (s->words[j]) j = (j + 1) & (s->capacity - 1);
+    s->words[j] = packed(key, got);
+    s->count++;
+    return got;
+}
+
+/* A line from the position whose points are its value (the best, or the best win), found again
+ * step by step: the first action whose gain and value add up to what is left to earn. */
+static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, int wins, int target,
+                   uint8_t *steps) {
+    int n = 0;
+    while (present) {
+        uint32_t plays = free_of(s, present) & s->fit_mask[top];
+        int chosen = -1;
+        while (plays) {
+            int p = lowest(plays);
+            plays &= plays - 1;
+            uint32_t after = present & ~(UINT32_C(1) << p);
+            int gain = streak + 1 + bonus_of(s, after, p);
+            Pair got = run(s, after, drawn, s->rank[p], streak + 1);
+            int value = wins ? got.win : got.best;
+            if (value != NO_WIN && gain + value == target) {
+                chosen = p;
+                present = after;
+                top = s->rank[p];
+                streak++;
+                target -= gain;
+                break;
+            }
+        }
+        if (chosen >= 0) {
+            steps[n++] = (uint8_t)chosen;
+            continue;
+        }
+        if (drawn >= s->stock_len) break;
+        steps[n++] = DRAW_STEP;
+        target += 5;
+        top = s->stock[drawn];
+        drawn++;
+        streak = 0;
+    }
+    return n;
+}
+
+static PyObject *best(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer ranks, stock, fits, layout;
+    unsigned long present;
+    int drawn, top, streak;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*kiii", &ranks, &stock, &fits, &layout, &present, &drawn,
+                          &top, &streak))
+        return NULL;
+    PyObject *result = NULL;
+    Search *s = calloc(1, sizeof *s);
+    if (!s) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (ranks.len != CARDS || stock.len > 31 || fits.len != 14 * 14 ||
+        layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 1 || top > 13 ||
+        streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS)) {
+        PyErr_SetString(PyExc_ValueError, "_streak.best: malformed position");
+        goto done;
+    }
+    const uint8_t *fit = fits.buf;
+    memcpy(s->rank, ranks.buf, CARDS);
+    memcpy(s->stock, stock.buf, (size_t)stock.len);
+    s->stock_len = (int)stock.len;
+    for (int i = 0; i < CARDS; i++) {
+        if (s->rank[i] < 1 || s->rank[i] > 13) {
+            PyErr_SetString(PyExc_ValueError, "_streak.best: a rank is 1-13");
+            goto done;
+        }
+    }
+    for (int i = 0; i < s->stock_len; i++) {
+        if (s->stock[i] < 1 || s->stock[i] > 13) {
+            PyErr_SetString(PyExc_ValueError, "_streak.best: a rank is 1-13");
+            goto done;
+        }
+    }
+    const uint8_t *lay = layout.buf;
+    for (int i = 0; i < CARDS + 3; i++) {
+        uint32_t m = (uint32_t)lay[4 * i] | (uint32_t)lay[4 * i + 1] << 8 |
+                     (uint32_t)lay[4 * i + 2] << 16 | (uint32_t)lay[4 * i + 3] << 24;
+        if (i < CARDS)
+            s->covered_by[i] = m;
+        else
+            s->peak[i - CARDS] = m;
+    }
+    for (int p = 0; p < CARDS; p++)
+        for (int k = 0; k < 3; k++)
+            if (s->peak[k] >> p & 1) s->peak_of[p] = k;
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b < 128; b++) {
+            uint32_t chunk = (uint32_t)b << (7 * k), under = 0;
+            for (int p = 0; p < CARDS; p++)
+                if (s->covered_by[p] & chunk) under |= UINT32_C(1) << p;
+            s->lying_under[k][b] = under;
+        }
+    s->bonus[0] = 0;
+    s->bonus[1] = 15;
+    s->bonus[2] = 15;
+    s->bonus[3] = 30;
+    for (int t = 0; t < 14; t++) {
+        uint32_t m = 0;
+        for (int p = 0; p < CARDS; p++)
+            if (fit[s->rank[p] * 14 + t]) m |= UINT32_C(1) << p;
+        s->fit_mask[t] = m;
+    }
+    if (!grow(s)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint8_t best_line[128], win_line[128];
+    int best_len = 0, win_len = 0;
+    Pair value;
+    Py_BEGIN_ALLOW_THREADS;
+    value = run(s, (uint32_t)present, drawn, top, streak);
+    if (!s->failed) {
+        best_len = line_of(s, (uint32_t)present, drawn, top, streak, 0, value.best, best_line);
+        if (value.win != NO_WIN)
+            win_len = line_of(s, (uint32_t)present, drawn, top, streak, 1, value.win, win_line);
+    }
+    Py_END_ALLOW_THREADS;
+    if (s->failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (value.win == NO_WIN)
+        result = Py_BuildValue("(iy#OOnl)", value.best, (const char *)best_line,
+                               (Py_ssize_t)best_len, Py_None, Py_None, (Py_ssize_t)s->count,
+                               s->visited);
+    else
+        result = Py_BuildValue("(iy#iy#nl)", value.best, (const char *)best_line,
+                               (Py_ssize_t)best_len, value.win, (const char *)win_line,
+                               (Py_ssize_t)win_len, (Py_ssize_t)s->count, s->visited);
+done:
+    if (s) {
+        free(s->words);
+        free(s);
+    }
+    PyBuffer_Release(&ranks);
+    PyBuffer_Release(&stock);
+    PyBuffer_Release(&fits);
+    PyBuffer_Release(&layout);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"best", best, METH_VARARGS,
+     "best(ranks, stock, fits, layout, present, drawn, top, streak) -> (best, line, win, "
+     "win_line, memoised, visited): the most points still to come, over every ending and over "
+     "the wins alone (None, None when it cannot be won), each with a line (a position a play, "
+     "255 a draw); then how many post-draw positions were memoised and run positions walked."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_streak",
+                                    "The traditional scoring's best score, compiled.", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__streak(void) { return PyModule_Create(&module); }
