@@ -73,3 +73,59 @@ def test_the_joker_on_the_discard(new_page, artifacts, width, height) -> None:
         expect(discard.locator(".joker-word")).to_have_text("JOKER")
     page.screenshot(path=artifacts / f"variant-J-{width}x{height}.png")
     no_violations(page, "joker")
+
+
+def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chosen(
+    new_page,
+) -> None:
+    page = new_page(code=WIN_CODE, width=390, height=844)
+    dialog = page.locator("#dlg-new")
+    # this version offers none yet: the window shows no scoring and no variant
+    page.get_by_role("button", name="New game").click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#new-scoring")).to_be_hidden()
+    expect(page.locator("#new-options")).to_be_hidden()
+    page.keyboard.press("Escape")
+    # a server that offers them (its /api/rules says so): the window shows them, remembers them, and a
+    # new game asks for what was chosen; the refusal of this server is said in the window
+    rules = page.request.get("/api/rules").json()
+    rules["offered"] = ["traditional", "joker", "open_peaks"]
+
+    def offer(route: Route) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(rules))
+
+    asked: list[dict] = []
+    page.route(re.compile(r"/api/rules(\?.*)?$"), offer)
+    page.on(
+        "request",
+        lambda r: (
+            asked.append(r.post_data_json)
+            if r.method == "POST" and r.url.split("?")[0].endswith("/api/games")
+            else None
+        ),
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#new-scoring")).to_be_visible()
+    expect(page.locator("[data-option='joker']")).to_be_visible()
+    expect(page.locator("[data-option='empty_discard']")).to_be_hidden()
+    no_violations(page, "new game window with options")
+    dialog.get_by_label(re.compile("Traditional:")).check()
+    dialog.get_by_label(re.compile("Joker:")).check()
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("#new-error")).to_have_text(
+        "These options are not offered yet: joker, traditional scoring."
+    )
+    assert asked[-1] == {
+        "rules": "easy",
+        "winnable_only": False,
+        "scoring": "traditional",
+        "open_peaks": False,
+        "joker": True,
+    }
+    # remembered: the window opens again on the same choices
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="New game").click()
+    expect(dialog.get_by_label(re.compile("Joker:"))).to_be_checked()
+    expect(dialog.get_by_label(re.compile("Traditional:"))).to_be_checked()

@@ -10,6 +10,7 @@ Lang = Literal["en", "fi", "ca"]
 RulesName = Literal["easy", "classic"]
 SuitName = Literal["clubs", "diamonds", "hearts", "spades", "joker"]
 ScoringName = Literal["ours", "traditional"]
+OptionName = Literal["traditional", "open_peaks", "empty_discard", "joker"]
 SlotName = Literal["face_down", "face_up", "removed"]
 StatusName = Literal["playing", "won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
@@ -128,6 +129,8 @@ class RulesOut(BaseModel):
     scoring: list[ScoringOut]
     undo_limit: int
     traditional: TraditionalOut
+    offered: list[OptionName] = []
+    """The options a new game may ask for (the New game window shows only these)."""
 
 
 class ErrorDetail(BaseModel):

@@ -24,7 +24,7 @@ from starlette.types import Scope
 
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
-from tripeaks.codes import GameCode, InvalidCode, NotOffered, offered
+from tripeaks.codes import OFFERED, GameCode, InvalidCode, NotOffered, offered
 from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
 from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
@@ -531,6 +531,8 @@ def _layout() -> LayoutOut:
 
 
 _LAYOUT_JSON = _layout().model_dump_json().encode()
+_OPTION_NAMES = {"D": "empty_discard", "J": "joker", "O": "open_peaks", "T": "traditional"}
+"""An option letter (docs/deal-format.md "Options") as the API names it."""
 _RULES_JSON = (
     RulesOut(
         start=scoring.START,
@@ -540,6 +542,7 @@ _RULES_JSON = (
             ScoringOut(event="peak", points=scoring.PEAK_BONUS),
         ],
         undo_limit=UNDO_LIMIT,
+        offered=[_OPTION_NAMES[letter] for letter in OFFERED],  # type: ignore[misc]
         traditional=TraditionalOut(
             start=scoring.TRADITIONAL_START,
             draw=scoring.TRADITIONAL_DRAW,

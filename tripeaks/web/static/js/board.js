@@ -246,7 +246,7 @@ export function render(s, { animate = false } = {}) {
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
   $("#code").textContent = game.code;
-  $("#code-rules").textContent = t(`web.rules.${game.rules}_short`);
+  $("#code-rules").textContent = rulesLine(game);
 
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
@@ -295,6 +295,19 @@ export function render(s, { animate = false } = {}) {
   if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak, turn.peak_points);
 
   if (!rover || rover.hidden) setRover(firstControl(game));
+}
+
+/** The rules, then the options the game is played with ("Easy · joker, traditional scoring"). */
+function rulesLine(game) {
+  const v = game.variant || {};
+  const options = [
+    v.empty_discard && "option.empty_discard",
+    v.joker && "option.joker",
+    v.open_peaks && "option.open_peaks",
+    v.scoring === "traditional" && "option.traditional",
+  ].filter(Boolean);
+  const rules = t(`web.rules.${game.rules}_short`);
+  return options.length ? `${rules} · ${options.map((key) => t(key)).join(", ")}` : rules;
 }
 
 /** Where the focus starts on a board: a card that can be played, else the stock. */

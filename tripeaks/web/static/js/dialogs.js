@@ -86,10 +86,36 @@ export function openNewGame() {
   const form = $("#new-form");
   for (const radio of $$("input[name='rules']", form)) radio.checked = radio.value === state.settings.rules;
   $("#new-winnable").checked = state.settings.winnable;
+  for (const radio of $$("input[name='scoring']", form)) radio.checked = radio.value === state.settings.scoring;
+  for (const name of OPTIONS) $(`input[name='${name}']`, form).checked = state.settings[name];
+  showOffered();
   $("#new-code").value = "";
   $("#new-error").textContent = "";
   $("#new-code").removeAttribute("aria-invalid");
   openDialog($("#dlg-new"), $("input[name='rules']:checked", form));
+}
+
+const OPTIONS = ["open_peaks", "empty_discard", "joker"];
+
+/** The scoring and the options, where the server offers them (GET /api/rules `offered`, asked for
+ * once, the first time the window opens): what it does not offer is not shown, nor sent. */
+async function showOffered() {
+  if (!state.rules) {
+    const { status, data } = await get("/api/rules");
+    if (status === 200 && data) state.rules = data;
+  }
+  const offered = new Set((state.rules && state.rules.offered) || []);
+  $("#new-scoring").hidden = !offered.has("traditional");
+  for (const name of OPTIONS) $(`[data-option='${name}']`).hidden = !offered.has(name);
+  $("#new-options").hidden = !OPTIONS.some((name) => offered.has(name));
+}
+
+/** The options of the window as a new game's request asks for them: only those shown. */
+function chosenOptions(form) {
+  const body = {};
+  if (!$("#new-scoring").hidden) body.scoring = $("input[name='scoring']:checked", form).value;
+  for (const name of OPTIONS) if (!$(`[data-option='${name}']`).hidden) body[name] = $(`input[name='${name}']`, form).checked;
+  return body;
 }
 
 function refuseCode(message) {
@@ -140,6 +166,8 @@ export function wireDialogs({ start, language }) {
     const typed = $("#new-code").value.trim();
     setSetting("rules", rules);
     setSetting("winnable", winnable);
+    const options = chosenOptions(form);
+    for (const [name, value] of Object.entries(options)) setSetting(name, value);
     // A typed code is checked first: a wrong one is said here and nothing else is asked.
     let code = "";
     if (typed) {
@@ -150,7 +178,8 @@ export function wireDialogs({ start, language }) {
       }
       code = data.code;
     }
-    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable });
+    // a typed code carries its own rules and options
+    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable, ...options });
     if (error === null) closeDialog($("#dlg-new"));
     else if (error) refuseCode(error);
   }

@@ -235,6 +235,6 @@ document.addEventListener("click", (event) => {
   const body =
     button.dataset.again === "same"
       ? { code: state.game.code }
-      : { rules: state.game.rules, winnable_only: state.settings.winnable };
+      : { rules: state.game.rules, winnable_only: state.settings.winnable, ...state.game.variant };
   startGame(body);
 });

@@ -22,6 +22,10 @@ const KEYS = {
   hints: "tripeaks.hints",
   rules: "tripeaks.rules",
   winnable: "tripeaks.winnable",
+  scoring: "tripeaks.scoring", // "ours" | "traditional": the New game window's choice
+  open_peaks: "tripeaks.open_peaks", // "1" | "0", and the two below: the options chosen last
+  empty_discard: "tripeaks.empty_discard",
+  joker: "tripeaks.joker",
   deck: "tripeaks.deck", // "two" | "four" colours (looks.js)
   back: "tripeaks.back", // card back: "blue" | "red" | "gold"
   felt: "tripeaks.felt", // table colour: "green" | "blue" | "red"
@@ -53,6 +57,10 @@ export function loadSettings() {
     theme: stored("theme", "system"),
     rules: stored("rules", "easy"),
     winnable: stored("winnable", "0") === "1",
+    scoring: stored("scoring", "ours"),
+    open_peaks: stored("open_peaks", "0") === "1",
+    empty_discard: stored("empty_discard", "0") === "1",
+    joker: stored("joker", "0") === "1",
     sound: stored("sound", "1") === "1",
     vibrate: stored("vibrate", "1") === "1",
   };
