@@ -22,6 +22,10 @@ The search's best win (fewest draws, which is the highest score) starts from any
 for a win with one draw fewer than the best so far, reusing the lost positions: a position lost with
 more draws allowed is lost with fewer.
 
+The variants of our scoring are answered too: open peaks changes nothing a search can know, and an
+empty discard or a joker on top is the top rank WILD (0), on which any card goes; the joker in the
+stock is a stock card of rank 0 (docs/solver.md "The variants"). The traditional scoring is refused.
+
 The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
 Compiled, ``is_winnable`` caps the search and hands the rest to the backward pass of ``Answers``, and
