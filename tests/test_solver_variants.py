@@ -48,7 +48,7 @@ ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text().spli
 OPTIONS = ("D", "J", "DJ", "DJO")
 SEEDS = {"D": 14, "J": 24, "DJ": 34, "DJO": 44}
 """The stored sample's SplitMix64 seed per options (bench/reference.py --seed): other deals each."""
-STORED = 50
+STORED = 125
 """Stored reference verdicts at least, per options and rules."""
 
 

@@ -7,6 +7,8 @@
  * search, so both return the same line and count the same nodes (the tests check that).
  *
  * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
+ * A top of 0 (WILD) is an empty discard or a joker, on which any card goes; a stock card of rank 0
+ * is the joker (docs/solver.md "The variants": which bounds count it and how).
  *
  * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
  * (the capped search in two move orders, then the backward pass over the 22,932 table sets), the
