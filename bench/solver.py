@@ -1,6 +1,7 @@
 """Time the solver on the bench's fixed codes, one process, and compare it with the reference search.
 
     .venv/bin/python bench/solver.py [--deals 1000] [--reference-deals 100] [--rules easy classic]
+        [--options DJ]
 
 Prints median, p99 and max time per deal and deals/s for "decide" (is_winnable) and "best win"
 (solve); side by side in the same run, "decide" by the depth-first search alone from a Game
@@ -12,7 +13,7 @@ only": random_winnable_code, drawing random codes until one is proved winnable; 
 with every block. Then whether the verdicts (winnable, fewest draws, most cards removed) agree with
 the reference's stored in tests/data, then the reference's time on the first ``--reference-deals``
 of the same deals, its verdicts there, and the speed-up over it. Figures only: nothing here asserts
-on time.
+on time. With ``--options`` (D, J, O; not T) the same deals are played as that variant.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tripeaks.solver import (
     random_winnable_code,
     solve,
 )
+from tripeaks.variant import Variant
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -53,6 +55,8 @@ U = TypeVar("U")
 
 STORED = Path(__file__).parent.parent / "tests" / "data" / "solver_reference.jsonl"
 """The reference's verdicts on the fixed codes, written by bench/reference.py (hours of work)."""
+STORED_VARIANTS = STORED.with_name("solver_reference_variants.jsonl")
+"""The same for a sample of the variants' deals (other seeds: few of them are the bench's)."""
 
 
 @dataclass
@@ -108,9 +112,13 @@ def mid_games(games: list[Game], per_game: int, rng: random.Random) -> list[tupl
 
 
 def stored_verdicts() -> dict[str, Verdict]:
-    if not STORED.exists():
-        return {}
-    rows = [json.loads(line) for line in STORED.read_text().splitlines() if line]
+    rows = [
+        json.loads(line)
+        for path in (STORED, STORED_VARIANTS)
+        if path.exists()
+        for line in path.read_text().splitlines()
+        if line
+    ]
     return {row["code"]: Verdict(row["winnable"], row["draws"], row["max_removed"]) for row in rows}
 
 
@@ -153,17 +161,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"]
     )
+    parser.add_argument("--options", default="", help="variant letters D, J, O (not T)")
     args = parser.parse_args(argv)
+    options = args.options.upper()
+    if set(options) - set("DJO") or len(set(options)) != len(options):
+        parser.error("--options: each of D, J and O at most once (T is not this solver's)")
     print(
         f"search: {'compiled (tripeaks/_search.c)' if COMPILED else 'Python (no compiled search built)'}"
     )
     stored = stored_verdicts()
     for name in args.rules:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
-        codes = fixed_codes(args.deals, rules)
+        variant = Variant(rules).with_options(options)
+        codes = fixed_codes(args.deals, variant)
         games = [Game.new(code) for code in codes]
         Answers.of(games[0])  # numbers the table sets, once per process, before any timing
-        print(f"{name}: {load()}")
+        print(f"{name}{'-' + options if options else ''}: {load()}")
         searched = timed_each(lambda game: _explore(game, best_win=False), games)
         from_game = timed_each(is_winnable, games)
         decide, winnable = timed(is_winnable, codes)
@@ -175,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         sweep, swept = timed(lambda game: Answers.of(game).solve(game), games)
         best, solutions = timed(solve, codes)
         assert winnable == [solution.winnable for solution in solutions]
-        only = timed_each(random_winnable_code, [rules] * len(codes))
+        only = timed_each(random_winnable_code, [variant] * len(codes))
         print(f"{name}: {len(codes)} deals, {sum(winnable)} winnable; {len(positions)} positions")
         print(summary("search", searched))
         print(summary("decide", from_game))

@@ -177,7 +177,7 @@ def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
     for present, drawn, rank in ((1 << 18, 0, top), (1 << 28, 0, top), (game.present, 24, top)):
         with pytest.raises(ValueError):
             _search.winnable_from(prepared, present, drawn, rank)
-    for rank in (0, 14):
+    for rank in (-1, 14, 15):  # 0 is the wildcard top: an empty discard or a joker
         with pytest.raises(ValueError):
             _search.hint_from(prepared, game.present, 0, rank)
     with pytest.raises(ValueError):

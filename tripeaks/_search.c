@@ -7,6 +7,8 @@
  * search, so both return the same line and count the same nodes (the tests check that).
  *
  * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
+ * A top of 0 (WILD) is an empty discard or a joker, on which any card goes; a stock card of rank 0
+ * is the joker (docs/solver.md "The variants": which bounds count it and how).
  *
  * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
  * (the capped search in two move orders, then the backward pass over the 22,932 table sets), the
@@ -25,6 +27,10 @@
 #define MAX_PATH 64
 #define DRAW_STEP 255
 #define NEVER 99 /* a count of draws past any stock */
+/* The wildcard: the top of an empty discard or of a joker, and the joker's rank in the stock.
+ * fits[WILD][r] is 1 for every rank (anything goes on it); no card goes on as a joker. */
+#define WILD 0
+#define ANY_TOP (15u << 28) /* the lost table's "these cards with any top" (a top is 0-13) */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
@@ -58,8 +64,9 @@ static void make_deal_rest(void) {
     for (uint64_t k = 2; k <= 52; k++) deal_rest[k] = (0 - k) % k;
 }
 
-/* The shuffled deck of deal number n: tableau 0-27, the discard 28, the stock 29-51 top first. */
-static void deal_deck(uint64_t n, uint8_t deck[52]) {
+/* The shuffled deck of deal number n: tableau 0-27, the discard 28, the stock 29-51 top first.
+ * The generator's state after the shuffle goes to *after (the joker's place is its next draw). */
+static void deal_deck_from(uint64_t n, uint8_t deck[52], uint64_t *after) {
     uint64_t state = n;
     for (int c = 0; c < 52; c++) deck[c] = (uint8_t)c;
     for (int i = 51; i > 0; i--) {
@@ -68,6 +75,12 @@ static void deal_deck(uint64_t n, uint8_t deck[52]) {
         deck[i] = deck[j];
         deck[j] = card;
     }
+    *after = state;
+}
+
+static void deal_deck(uint64_t n, uint8_t deck[52]) {
+    uint64_t after;
+    deal_deck_from(n, deck, &after);
 }
 
 /* ---- a map from 32-bit keys to a count of draws, open addressing ----
@@ -281,7 +294,7 @@ static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int 
  * what is left there). With king and ace connected the ranks close into one ring: cut open
  * where a rank is missing, or else the walk along the line is tried first (enough, nearly
  * always), then the ring opened at each share of the king-ace link. */
-static int fed_around(const int *counts, const int *supply, int link) {
+static int fed_around(const int *counts, const int *supply, int link, int wild) {
     static const int ring[13] = {1, 3, 5, 7, 9, 11, 13, 2, 4, 6, 8, 10, 12};
     int left[RANKS + 1];
     memcpy(left, supply, sizeof left);
@@ -293,7 +306,11 @@ static int fed_around(const int *counts, const int *supply, int link) {
         int take = left[below] < need ? left[below] : need;
         left[below] -= take;
         need -= take;
-        if (need > left[above]) return 0;
+        if (need > left[above]) { /* the wildcards feed what is left unfed, if they can */
+            wild -= need - left[above];
+            if (wild < 0) return 0;
+            need = left[above];
+        }
         left[above] -= need;
     }
     return 1;
@@ -301,7 +318,7 @@ static int fed_around(const int *counts, const int *supply, int link) {
 
 /* The ring of demands and supplies cut open at a rank nothing is left of: demand i is rank
  * i % 13 + 1 at even i, supply at odd i, and one walk from the cut decides it exactly. */
-static int fed_from_gap(const int *counts, const int *supply, int gap) {
+static int fed_from_gap(const int *counts, const int *supply, int gap, int wild) {
     static const int8_t rank_at[52] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
@@ -312,7 +329,11 @@ static int fed_from_gap(const int *counts, const int *supply, int gap) {
         int r = rank_at[i];
         if (i & 1) {
             carry = supply[r] - owed;
-            if (carry < 0) return 0;
+            if (carry < 0) { /* unfed: the wildcards' */
+                wild += carry;
+                if (wild < 0) return 0;
+                carry = 0;
+            }
             owed = 0;
         } else {
             int need = counts[r];
@@ -321,16 +342,19 @@ static int fed_from_gap(const int *counts, const int *supply, int gap) {
             carry = 0;
         }
     }
-    return owed == 0;
+    return owed <= wild;
 }
 
 /* spare: the discard cards of each rank the assignment found leaves unused (all 0 when the
- * answer came from the ring, which gives no such assignment here). */
+ * answer came from the ring, which gives no such assignment here). A wildcard (a WILD top, a
+ * joker still to come within the limit: stock[WILD]) feeds any one card, so the walks may leave
+ * that many cards unfed; the greedy walk feeds the most cards there are (no demand has another
+ * use for what it takes first). */
 static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top,
                                 int8_t *spare) {
     const int *stock = s->stock_left[drawn];
     int supply[RANKS + 1];
-    int fed = 1;
+    int fed = 1, wild = stock[WILD] + (top == WILD);
     /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first,
      * then from r + 1. Walked in registers: before is what r - 1 has left, at what r has left
      * once r - 1 took from it; r - 1's last taker is r, so what it has left then is unused. */
@@ -342,8 +366,12 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
         spare[r - 1] = (int8_t)(before - take);
         int above = r + 1 < RANKS ? counts[r + 1] + stock[r + 1] + (top == r + 1) : 0;
         if (need > above) {
-            fed = 0;
-            break;
+            if (need - above > wild) {
+                fed = 0;
+                break;
+            }
+            wild -= need - above; /* fed by wildcards (never in the standard game) */
+            need = above;
         }
         before = at;
         at = above - need;
@@ -354,20 +382,21 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
     }
     memset(spare, 0, RANKS + 2);
     if (!s->wraps) return 0;
+    wild = stock[WILD] + (top == WILD);
     supply[0] = supply[RANKS] = 0;
     for (int r = 1; r < RANKS; r++) supply[r] = counts[r] + stock[r];
-    supply[top] += 1;
+    if (top != WILD) supply[top] += 1;
     for (int r = 1; r < RANKS; r++)
-        if (!counts[r]) return fed_from_gap(counts, supply, r);
+        if (!counts[r]) return fed_from_gap(counts, supply, r, wild);
     int most = counts[1] < supply[13] ? counts[1] : supply[13];
     for (int link = 0; link <= most; link++)
-        if (fed_around(counts, supply, link)) return 1;
+        if (fed_around(counts, supply, link, wild)) return 1;
     return 0;
 }
 
 /* Python's _Search._dfs; the path of moves is kept in s->path[0..depth).
- * s->lost[present | top << 28] is the fewest draws at which that position was lost (top 0: with
- * any top). Lost with d cards drawn means lost with any more drawn: whatever the later position
+ * s->lost[present | top << 28] is the fewest draws at which that position was lost (ANY_TOP:
+ * with any top; a top of 0 is the wildcard). Lost with d cards drawn means lost with any more drawn: whatever the later position
  * can do, the earlier one can too, drawing through the extra stock cards when the later one draws. */
 static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must,
                int gone) {
@@ -432,7 +461,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         if (won) return 1;
         s->depth--;
     }
-    if (!must && !dead_end && drawn < limit && table_get(&s->lost, present) > drawn) {
+    if (!must && !dead_end && drawn < limit && table_get(&s->lost, present | ANY_TOP) > drawn) {
         int rank = s->stock[drawn];
         table_prefetch(&s->lost, present | (uint32_t)rank << 28);
         int64_t next = needs(s, present, drawn + 1, rank, limit, s->neighbours[rank],
@@ -446,7 +475,7 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
     if (s->nodes > s->cap) return 0; /* not explored to the end: nothing proved lost */
     table_lower(&s->lost, key, drawn);
     /* Drawing from here reaches what drawing from any later count of draws with these cards does. */
-    table_lower(&s->lost, present, drawn);
+    table_lower(&s->lost, present | ANY_TOP, drawn);
     return 0;
 }
 
@@ -530,7 +559,7 @@ static int read_masks(PyObject *bytes, uint32_t *out, Py_ssize_t count, const ch
 /* The search's tables that follow from the deal's ranks, stock and fits (already in s). */
 static void derive(Search *s) {
     for (int p = 0; p < TABLEAU; p++) s->rank_mask[s->ranks[p]] |= 1u << p;
-    for (int r = 1; r < RANKS; r++) {
+    for (int r = 0; r < RANKS; r++) { /* from WILD: every rank goes on it */
         for (int n = 1; n < RANKS; n++)
             if (s->fits[r][n]) {
                 s->neighbours[r][s->neighbour_count[r]++] = (uint8_t)n;
@@ -538,13 +567,14 @@ static void derive(Search *s) {
             }
     }
     /* The stock's running counts, one card at a time: each card adds to its own rank and to the
-     * ranks it goes on (13 x 23 looks of fits were most of this function's time). */
+     * ranks that go on it (13 x 23 looks of fits were most of this function's time): a joker
+     * (WILD) takes every rank, and stock_ranks[WILD] counts the jokers. */
     uint8_t fits[RANKS] = {0}, same[RANKS] = {0};
     for (int d = 0; d < s->stock_size; d++) {
         int q = s->stock[d];
         same[q]++;
-        for (int r = 1; r < RANKS; r++) fits[r] += s->fits[r][q] != 0;
-        for (int r = 1; r < RANKS; r++) {
+        for (int r = 1; r < RANKS; r++) fits[r] += s->fits[q][r] != 0;
+        for (int r = 0; r < RANKS; r++) {
             s->stock_fits[r][d + 1] = fits[r];
             s->stock_ranks[r][d + 1] = same[r];
         }
@@ -621,7 +651,7 @@ static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *s
                           PyObject *lying_under, PyObject *under, PyObject *no_bridge, int wraps,
                           unsigned long present, int drawn, int top) {
     if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS ||
-        present >> TABLEAU || drawn < 0 || drawn > stock_len || top < 1 || top >= RANKS) {
+        present >> TABLEAU || drawn < 0 || drawn > stock_len || top < 0 || top >= RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a position of a deal");
         return NULL;
     }
@@ -629,9 +659,9 @@ static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *s
     if (s == NULL) return (Search *)PyErr_NoMemory();
     memcpy(s->ranks, ranks, TABLEAU);
     for (Py_ssize_t d = 0; d < stock_len; d++)
-        if (stock[d] < 1 || stock[d] >= RANKS) {
+        if (stock[d] < 0 || stock[d] >= RANKS) { /* 0: a joker */
             give_back(s);
-            PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
+            PyErr_SetString(PyExc_ValueError, "a stock rank out of 0-13");
             return NULL;
         }
     memcpy(s->stock, stock, (size_t)stock_len);
@@ -722,7 +752,7 @@ done:
  * back: a draw keeps the set. */
 
 #define MAX_SETS 32768
-#define REACH_ROW 16 /* bytes per set: tops 1-13, the rest 0 */
+#define REACH_ROW 16 /* bytes per set: tops 0 (WILD) to 13, the rest 0 */
 #define HEADER 272   /* prepared: magic, stock size, ranks, stock, fits, then reach */
 
 static int set_count;
@@ -876,7 +906,7 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
                             Backward *b) {
     memset(b, 0, sizeof *b);
     for (int r = 1; r < RANKS; r++)
-        for (int t = 1; t < RANKS; t++)
+        for (int t = 0; t < RANKS; t++) /* with WILD: every card goes on it */
             if (fits[t][r]) b->tops_of[r][t] = 0xFF;
     memset(b->at, 127, sizeof b->at);
     b->stock_size = stock_size;
@@ -888,7 +918,7 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
     }
     /* drawn_to[t][v]: 1 + the latest stock card e of rank t with e + 1 < v, 0 if none. Drawing on
      * to it and playing on it wins from (set, drawn) for drawn <= e when reach[set][t] = v. */
-    for (int t = 1; t < RANKS; t++)
+    for (int t = 0; t < RANKS; t++) /* t = WILD: drawing on to the joker */
         for (int v = 1; v <= stock_size + 1; v++)
             for (int e = v - 2; e >= 0; e--)
                 if (stock[e] == t) {
@@ -901,7 +931,7 @@ static void backward_tables(const uint8_t *stock, int stock_size, const uint8_t 
  * decides every top at once. */
 static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
     uint8_t most = 0;
-    for (int t = 1; t < RANKS; t++)
+    for (int t = 0; t < RANKS; t++)
         if (most < b->drawn_to[t][row[t]]) most = b->drawn_to[t][row[t]];
     return most;
 }
@@ -910,9 +940,9 @@ static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *
                               int last) {
     uint64_t tops_of[RANKS][2] = {{0}};
     for (int r = 1; r < RANKS; r++)
-        for (int t = 1; t < RANKS; t++)
+        for (int t = 0; t < RANKS; t++)
             if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
-    const uint64_t all_low = ~0xFFULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 1-7, 8-13 */
+    const uint64_t all_low = ~0ULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 0-7, 8-13 */
     for (int i = first; i <= last; i++) { /* the sets below first are filled by the caller */
         uint64_t low = 0, high = 0;
         /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
@@ -944,7 +974,7 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
                             int last) {
     __m128i tops_of[RANKS];
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
-    const __m128i all_tops = _mm_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
+    const __m128i all_tops = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
     __m128i at[MAX_STOCK];
     for (int j = 0; j < MAX_STOCK; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
     /* spread[v << 4 | r]: the value v in the lanes of the tops a card of rank r goes on, so a
@@ -993,7 +1023,7 @@ static void backward_range(const uint8_t *ranks, const uint8_t *stock, int stock
                            int first, int last) {
     Backward b;
     backward_tables(stock, stock_size, fits, &b);
-    for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t && t < RANKS ? stock_size + 1 : 0);
+    for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t < RANKS ? stock_size + 1 : 0);
     for (int i = 1; i < first; i++) memcpy(reach + (size_t)i * REACH_ROW, reach, REACH_ROW);
 #if HAVE_VECTOR
     if (!portable) {
@@ -1039,7 +1069,7 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t i = 0; i < ranks_len + stock_len; i++) {
         int r = i < ranks_len ? ranks[i] : stock[i - ranks_len];
-        if (r < 1 || r >= RANKS) {
+        if (r < (i >= ranks_len ? 0 : 1) || r >= RANKS) { /* a stock's 0 is a joker */
             PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
             return NULL;
         }
@@ -1066,7 +1096,7 @@ static const uint8_t *reach_row(PyObject *prepared, unsigned long present, int d
     }
     const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
     *set = present >> TABLEAU ? -1 : set_index((uint32_t)present);
-    if (*set < 0 || drawn < 0 || drawn > p[4] || top < 1 || top >= RANKS) {
+    if (*set < 0 || drawn < 0 || drawn > p[4] || top < 0 || top >= RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a position of the deal");
         return NULL;
     }
@@ -1329,17 +1359,38 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
     return PyBytes_FromStringAndSize((const char *)deck, 52);
 }
 
-/* The start of deal number n: its ranks (tableau then stock) and the rank on the discard. */
-static void ranks_of_deal(uint64_t n, uint8_t ranks[TABLEAU], uint8_t stock[51 - TABLEAU],
-                          int *top) {
+/* The option bits of the variants that change the cards (tripeaks.solver.EMPTY_DISCARD, JOKER). */
+#define OPTION_EMPTY_DISCARD 1
+#define OPTION_JOKER 2
+
+/* The start of deal number n: its ranks (tableau then stock), the stock's size and the rank on
+ * the discard. With OPTION_EMPTY_DISCARD the discard's card stays on the stock, on top, and the
+ * top is WILD; with OPTION_JOKER a joker (WILD) joins the stock at the generator's next draw
+ * below size + 1, as tripeaks.codes.deal does (docs/deal-format.md "Options"). */
+static void ranks_of_deal(uint64_t n, int options, uint8_t ranks[TABLEAU],
+                          uint8_t stock[MAX_STOCK], int *stock_size, int *top) {
     uint8_t deck[52];
-    deal_deck(n, deck);
+    uint64_t state;
+    deal_deck_from(n, deck, &state);
     for (int i = 0; i < TABLEAU; i++) ranks[i] = (uint8_t)(deck[i] % 13 + 1);
-    *top = deck[TABLEAU] % 13 + 1;
-    for (int i = TABLEAU + 1; i < 52; i++) stock[i - TABLEAU - 1] = (uint8_t)(deck[i] % 13 + 1);
+    int first = TABLEAU + 1;
+    if (options & OPTION_EMPTY_DISCARD) {
+        *top = WILD;
+        first = TABLEAU;
+    } else {
+        *top = deck[TABLEAU] % 13 + 1;
+    }
+    int size = 0;
+    for (int i = first; i < 52; i++) stock[size++] = (uint8_t)(deck[i] % 13 + 1);
+    if (options & OPTION_JOKER) {
+        int place = (int)splitmix_below(&state, (uint64_t)size + 1, deal_rest[size + 1]);
+        memmove(stock + place + 1, stock + place, (size_t)(size - place));
+        stock[place] = WILD;
+        size++;
+    }
+    *stock_size = size;
 }
 
-#define STOCK_SIZE (51 - TABLEAU)
 #define FULL_TABLE ((1u << TABLEAU) - 1)
 
 /* The tables every deal of one rules shares, read once per call from what Python hands over. */
@@ -1348,20 +1399,26 @@ typedef struct {
     PyObject *lying_under, *under, *no_bridge;
     int wraps;
     long long cap;
+    int options; /* OPTION_EMPTY_DISCARD | OPTION_JOKER */
 } Shared;
 
 static int parse_shared(PyObject *args, unsigned long long *number, PyObject **numbers,
                         Shared *sh, int *best) {
     Py_ssize_t fits_len;
     *best = 0;
+    sh->options = 0;
     int ok = numbers == NULL
-                 ? PyArg_ParseTuple(args, "Ky#SSSpL", number, &sh->fits, &fits_len,
+                 ? PyArg_ParseTuple(args, "Ky#SSSpL|i", number, &sh->fits, &fits_len,
                                     &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
-                                    &sh->cap)
-                 : PyArg_ParseTuple(args, "Sy#SSSpLp", numbers, &sh->fits, &fits_len,
+                                    &sh->cap, &sh->options)
+                 : PyArg_ParseTuple(args, "Sy#SSSpLp|i", numbers, &sh->fits, &fits_len,
                                     &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
-                                    &sh->cap, best);
+                                    &sh->cap, best, &sh->options);
     if (!ok) return 0;
+    if (sh->options & ~(OPTION_EMPTY_DISCARD | OPTION_JOKER)) {
+        PyErr_SetString(PyExc_ValueError, "options: the empty discard (1) and joker (2) bits");
+        return 0;
+    }
     if (fits_len != RANKS * RANKS) {
         PyErr_SetString(PyExc_ValueError, "fits: 196 bytes expected");
         return 0;
@@ -1375,9 +1432,10 @@ static int parse_shared(PyObject *args, unsigned long long *number, PyObject **n
 
 /* A Search of deal number n at its start; NULL with an error set. Needs the GIL. */
 static Search *search_of_deal(uint64_t n, const Shared *sh, int *top) {
-    uint8_t ranks[TABLEAU], stock[STOCK_SIZE];
-    ranks_of_deal(n, ranks, stock, top);
-    return new_search((const char *)ranks, TABLEAU, (const char *)stock, STOCK_SIZE, sh->fits,
+    uint8_t ranks[TABLEAU], stock[MAX_STOCK];
+    int size;
+    ranks_of_deal(n, sh->options, ranks, stock, &size, top);
+    return new_search((const char *)ranks, TABLEAU, (const char *)stock, size, sh->fits,
                       RANKS * RANKS, sh->lying_under, sh->under, sh->no_bridge, sh->wraps,
                       FULL_TABLE, 0, *top);
 }
@@ -1403,7 +1461,7 @@ static PyObject *py_decide_deal(PyObject *self, PyObject *args) {
 }
 
 /* s made over for deal number n at its start, its lost table emptied (and shrunk if it grew). */
-static void redeal(Search *s, uint64_t n, int *top) {
+static void redeal(Search *s, uint64_t n, int options, int *top) {
     memset(s->rank_mask, 0, sizeof s->rank_mask);
     memset(s->fit_mask, 0, sizeof s->fit_mask);
     memset(s->stock_fits, 0, sizeof s->stock_fits);
@@ -1413,8 +1471,7 @@ static void redeal(Search *s, uint64_t n, int *top) {
     s->nodes = 0;
     s->depth = 0;
     table_reset(&s->lost);
-    ranks_of_deal(n, s->ranks, s->stock, top);
-    s->stock_size = STOCK_SIZE;
+    ranks_of_deal(n, options, s->ranks, s->stock, &s->stock_size, top);
     derive(s);
 }
 
@@ -1455,7 +1512,7 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
             failed = 2;
             break;
         }
-        redeal(s, n, &top);
+        redeal(s, n, sh.options, &top);
         if (!best) {
             int backward_pass, won = decide_search(s, set_count - 1, FULL_TABLE, 0, top, sh.cap,
                                                    &backward_pass);
@@ -1463,7 +1520,7 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
             out[i] = (uint8_t)(won > 0);
             continue;
         }
-        fill_prepared(prepared, s->ranks, s->stock, STOCK_SIZE, &s->fits[0][0], 0);
+        fill_prepared(prepared, s->ranks, s->stock, s->stock_size, &s->fits[0][0], 0);
         uint8_t line[MAX_PATH];
         int fewest, winnable = 0 < prepared[HEADER + (size_t)(set_count - 1) * REACH_ROW + top];
         int length = winnable ? best_line(prepared, set_count - 1, 0, top, line, &fewest,
@@ -1499,11 +1556,13 @@ static PyMethodDef methods[] = {
      "deal(number) -> the 52 cards (0-51) of deal number n as bytes, shuffled as "
      "docs/deal-format.md says: tableau 0-27, the discard 28, the stock 29-51 top first."},
     {"decide_deal", py_decide_deal, METH_VARARGS,
-     "decide_deal(number, fits, lying_under, under, no_bridge, wraps, cap) -> (winnable from "
-     "the start, whether the backward pass answered), dealt in C."},
+     "decide_deal(number, fits, lying_under, under, no_bridge, wraps, cap, options=0) -> "
+     "(winnable from the start, whether the backward pass answered, positions), dealt in C; "
+     "options: 1 an empty discard, 2 a joker."},
     {"survey", py_survey, METH_VARARGS,
-     "survey(numbers, fits, lying_under, under, no_bridge, wraps, cap, best) -> one byte a deal "
-     "(numbers: little-endian 64-bit): 1 won, 0 lost; with best the fewest draws, 255 lost."},
+     "survey(numbers, fits, lying_under, under, no_bridge, wraps, cap, best, options=0) -> one "
+     "byte a deal (numbers: little-endian 64-bit): 1 won, 0 lost; with best the fewest draws, "
+     "255 lost; options as decide_deal's."},
     {"prepare", py_prepare, METH_VARARGS,
      "prepare(ranks, stock, fits, lying_under, portable=False) -> the deal's answers for every "
      "position (bytes); portable: the plain C path even where a vector one was built."},

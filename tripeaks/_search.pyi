@@ -48,6 +48,7 @@ def decide_deal(
     no_bridge: bytes,
     wraps: bool,
     cap: int,
+    options: int = 0,
     /,
 ) -> tuple[bool, bool, int]: ...
 def survey(
@@ -59,5 +60,6 @@ def survey(
     wraps: bool,
     cap: int,
     fewest_draws: bool,
+    options: int = 0,
     /,
 ) -> bytes: ...

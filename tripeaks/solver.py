@@ -22,6 +22,10 @@ The search's best win (fewest draws, which is the highest score) starts from any
 for a win with one draw fewer than the best so far, reusing the lost positions: a position lost with
 more draws allowed is lost with fewer.
 
+The variants of our scoring are answered too: open peaks changes nothing a search can know, and an
+empty discard or a joker on top is the top rank WILD (0), on which any card goes; the joker in the
+stock is a stock card of rank 0 (docs/solver.md "The variants"). The traditional scoring is refused.
+
 The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
 Compiled, ``is_winnable`` caps the search and hands the rest to the backward pass of ``Answers``, and
@@ -38,7 +42,7 @@ from dataclasses import dataclass
 
 from tripeaks import score as scoring
 from tripeaks.cards import FULL_DECK
-from tripeaks.codes import Deal, GameCode, NotOffered, deck, offered
+from tripeaks.codes import Deal, GameCode, NotOffered, deal, deck
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
@@ -49,6 +53,7 @@ from tripeaks.layout import (
     TABLEAU_SIZE,
 )
 from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
 
 try:
     from tripeaks import _search
@@ -61,6 +66,24 @@ _DRAW = -1
 """A draw on the search's path; a play is its position 0-27."""
 _NEVER = 99
 """A stock index past any stock: no such card is left to draw."""
+WILD = 0
+"""The top of an empty discard or of a joker, and the joker's own rank in the stock: anything goes
+on it (docs/solver.md "The wildcard")."""
+_ANY_TOP = 15 << 28
+"""The lost table's key bits for "these cards with any top" (a top is 0-13)."""
+
+
+def fits(rules: Rules, rank: int, on: int) -> bool:
+    """Can a tableau card of ``rank`` go on a discard of rank ``on``, WILD taking anything? No card
+    goes on as the joker (rank 0: it is only ever drawn)."""
+    return rank != WILD and (on == WILD or rules.fits(rank, on))
+
+
+def top_of(game: Game) -> int:
+    """The rank the searches know on top of the game's discard: WILD for an empty discard or a
+    joker (the joker's rank is 0 already)."""
+    top = game.top
+    return WILD if top is None else top.rank
 
 
 def _bits(mask: int) -> list[int]:
@@ -136,22 +159,26 @@ class _Search:
         self.wraps = rules.wraps
         self.ranks = tuple(card.rank for card in cards.tableau)
         self.stock = tuple(card.rank for card in cards.stock)
-        self.neighbours = tuple(rules.neighbours(r) if r else () for r in range(14))
+        self.neighbours = tuple(
+            tuple(n for n in range(1, 14) if fits(rules, n, r)) for r in range(14)
+        )
+        """neighbours[r]: the ranks that go on r (every rank on WILD)."""
         self.rank_mask = tuple(
             sum(1 << p for p in range(TABLEAU_SIZE) if self.ranks[p] == r) for r in range(14)
         )
         self.fit_mask = tuple(
-            sum(1 << p for p in range(TABLEAU_SIZE) if r and rules.fits(self.ranks[p], r))
+            sum(1 << p for p in range(TABLEAU_SIZE) if fits(rules, self.ranks[p], r))
             for r in range(14)
         )
         self.stock_fits = tuple(
             tuple(
-                sum(1 for i in range(d) if r and rules.fits(self.stock[i], r))
+                sum(1 for i in range(d) if fits(rules, r, self.stock[i]))
                 for d in range(len(self.stock) + 1)
             )
             for r in range(14)
         )
-        """stock_fits[r][d]: how many of the first d stock cards fit on rank r."""
+        """stock_fits[r][d]: how many of the first d stock cards a card of rank r goes on (a
+        joker takes every rank)."""
         self.nodes = 0
         """Positions visited, the machine-independent measure of a search's work."""
         self.stock_ranks = tuple(
@@ -159,8 +186,8 @@ class _Search:
         )
         """stock_ranks[r][d]: how many of the first d stock cards have rank r."""
         self.lost: dict[int, int] = {}
-        """lost[present | top << 28]: the fewest cards drawn at which that position was lost (top 0:
-        with any top). Lost with d drawn means lost with more drawn: whatever the later position
+        """lost[present | top << 28]: the fewest cards drawn at which that position was lost (top 15,
+        _ANY_TOP: with any top). Lost with d drawn means lost with more drawn: whatever the later position
         can do, the earlier one can too, drawing through the extra stock cards when it draws."""
 
     def needs(self, present: int, drawn: int, top: int, limit: int, ranks: tuple[int, ...]) -> int:
@@ -209,19 +236,26 @@ class _Search:
         greedy walk answers it, each demand taking from the rank below first (nobody else can use
         what is left there). Under Easy the ranks close into a ring: the walk along the line is
         tried first (enough, nearly always), then the ring opened at each share of the king-ace link.
+        A wildcard (a WILD top, a joker still to be drawn within ``limit``) feeds any one card: the
+        walk may leave that many cards unfed (the greedy walk feeds the most cards there are).
         """
         supply = [
             counts[r] + self.stock_ranks[r][limit] - self.stock_ranks[r][drawn] if r else 0
             for r in range(14)
         ]
-        supply[top] += 1
+        wild = self.stock_ranks[WILD][limit] - self.stock_ranks[WILD][drawn]
+        if top == WILD:
+            wild += 1
+        else:
+            supply[top] += 1
         supply.append(0)
-        if _fed_along(counts, supply, False, 0):
+        if _fed_along(counts, supply, False, 0, wild):
             return True
         if not self.wraps:
             return False
         return any(
-            _fed_along(counts, supply, True, link) for link in range(min(counts[1], supply[13]) + 1)
+            _fed_along(counts, supply, True, link, wild)
+            for link in range(min(counts[1], supply[13]) + 1)
         )
 
     def run(self, present: int, drawn: int, top: int, limit: int) -> list[int] | None:
@@ -260,7 +294,12 @@ class _Search:
             if self._dfs(after, drawn, rank, limit, nxt, path):
                 return True
             path.pop()
-        if not must and not dead_end and drawn < limit and self.lost.get(present, _NEVER) > drawn:
+        if (
+            not must
+            and not dead_end
+            and drawn < limit
+            and self.lost.get(present | _ANY_TOP, _NEVER) > drawn
+        ):
             rank = self.stock[drawn]
             nxt = self.needs(present, drawn + 1, rank, limit, self.neighbours[rank])
             if nxt >= 0:
@@ -268,7 +307,7 @@ class _Search:
                 if self._dfs(present, drawn + 1, rank, limit, nxt, path):
                     return True
                 path.pop()
-        for lost in (key, present):
+        for lost in (key, present | _ANY_TOP):
             if self.lost.get(lost, _NEVER) > drawn:
                 self.lost[lost] = drawn
         return False
@@ -335,21 +374,23 @@ _NO_BRIDGE_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *NO_BRIDGE_MASK)
 @functools.cache
 def _fits_table(rules: Rules) -> bytes:
     """fits[on * 14 + rank]: the rules' one question, asked once for every pair of ranks."""
-    return bytes(
-        bool(on and rank and rules.fits(rank, on)) for on in range(14) for rank in range(14)
-    )
+    return bytes(fits(rules, rank, on) for on in range(14) for rank in range(14))
 
 
 _RING = (1, 3, 5, 7, 9, 11, 13, 2, 4, 6, 8, 10, 12)
 """Demands and supplies alternate in this order of ranks: 1 is fed by 0 (none) and 2, 3 by 2 and 4..."""
 
 
-def _fed_along(counts: list[int], supply: list[int], ring_closed: bool, link: int) -> bool:
-    """The greedy walk of predecessors_suffice; with ``ring_closed`` the king gives ``link`` to the ace."""
+def _fed_along(
+    counts: list[int], supply: list[int], ring_closed: bool, link: int, wild: int = 0
+) -> bool:
+    """The greedy walk of predecessors_suffice; with ``ring_closed`` the king gives ``link`` to the
+    ace. Up to ``wild`` cards may go unfed (the wildcards feed them)."""
     left = supply.copy()
     if not ring_closed:
         link = 0
     left[13] -= link
+    unfed = 0
     for r in _RING:
         need = counts[r] - (link if r == 1 else 0)
         below = r - 1
@@ -358,22 +399,35 @@ def _fed_along(counts: list[int], supply: list[int], ring_closed: bool, link: in
         left[below] -= take
         need -= take
         if need > left[above]:
-            return False
+            unfed += need - left[above]
+            if unfed > wild:
+                return False
+            need = left[above]
         left[above] -= need
     return True
 
 
+def _known(variant: Variant) -> bool:
+    """Does the search answer this game's question? Every variant under our scoring (open peaks
+    changes nothing it can know; an empty discard and the joker are its wildcard); the traditional
+    scoring's best score is another search (issue 14 phase 2b)."""
+    return variant.scoring is Scoring.OURS
+
+
 def _standard(game: Game) -> Game:
-    """The game, if it is the standard one the searches know; NotOffered for one with options
-    (the searches would answer the standard game's question instead: issue 14's later phase)."""
-    if not game.variant.is_standard:
+    """The game, if the searches know its question (see _known); NotOffered for traditional
+    scoring (the searches would answer our scoring's question instead)."""
+    if not _known(game.variant):
         raise NotOffered(game.code or GameCode(game.variant, "AAAAAAA"))
     return game
 
 
 def _code(game_or_code: GameCode | str) -> GameCode:
-    """The code of a standard game; NotOffered for one with options (see _standard)."""
-    return offered(GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code)
+    """The code of a game the searches know; NotOffered otherwise (see _standard)."""
+    code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
+    if not _known(code.variant):
+        raise NotOffered(code)
+    return code
 
 
 def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
@@ -434,7 +488,7 @@ def _explore(
     it the first win found is returned. ``compiled`` picks the C search (the default when it was
     built) or this module's; both walk the same positions in the same order.
     """
-    present, drawn, top = game.present, game.drawn, game.discard_top.rank
+    present, drawn, top = game.present, game.drawn, top_of(game)
     if compiled is None:
         compiled = COMPILED
     if compiled:
@@ -497,7 +551,8 @@ def _table_sets() -> tuple[
 
 
 _ROW = 16
-"""Bytes of the answer table per set: one per top rank 1-13 (0, 14 and 15 unused)."""
+"""Bytes of the answer table per set: one per top rank 1-13 and one for WILD (0; 14 and 15
+unused)."""
 _PREPARED_HEADER = 272
 """What the compiled answers keep before their table: the deal's ranks and its fits."""
 
@@ -514,13 +569,13 @@ def _reach_table(cards: Deal, rules: Rules) -> bytes:
     ranks = [card.rank for card in cards.tableau]
     stock = [card.rank for card in cards.stock]
     size = len(stock)
-    tops_of = [[t for t in range(1, 14) if r and rules.fits(r, t)] for r in range(14)]
+    tops_of = [[t for t in range(14) if fits(rules, r, t)] for r in range(14)]
     drawn_to = [
         [max((e + 1 for e in range(v - 1) if stock[e] == t), default=0) for v in range(size + 2)]
         for t in range(14)
     ]
     reach = bytearray(len(masks) * _ROW)
-    reach[1:14] = bytes([size + 1] * 13)
+    reach[0:14] = bytes([size + 1] * 14)
     for i in range(1, len(masks)):
         row = [0] * 14
         for pos, after in removals[i]:
@@ -529,8 +584,8 @@ def _reach_table(cards: Deal, rules: Rules) -> bytes:
             for t in tops_of[rank]:
                 if row[t] < won:
                     row[t] = won
-        by_drawing = max(drawn_to[t][row[t]] for t in range(1, 14))
-        reach[i * _ROW + 1 : i * _ROW + 14] = bytes(max(row[t], by_drawing) for t in range(1, 14))
+        by_drawing = max(drawn_to[t][row[t]] for t in range(14))
+        reach[i * _ROW : i * _ROW + 14] = bytes(max(row[t], by_drawing) for t in range(14))
     return bytes(reach)
 
 
@@ -579,7 +634,7 @@ class Answers:
 
     def winnable(self, game: Game) -> bool:
         """Can the game still be won from where it stands?"""
-        return self.winnable_at(game.present, game.drawn, game.discard_top.rank)
+        return self.winnable_at(game.present, game.drawn, top_of(game))
 
     def hint(self, game: Game) -> Action | None:
         """A first move of a win: the lowest card whose play keeps the game won, else the draw;
@@ -587,7 +642,7 @@ class Answers:
         fewest-draws win that ``hint`` gives: it prefers a play to a draw."""
         if game.is_won or game.is_stuck:
             return None
-        present, drawn, top = game.present, game.drawn, game.discard_top.rank
+        present, drawn, top = game.present, game.drawn, top_of(game)
         if self._prepared is not None:
             step = _search.hint_from(self._prepared, present, drawn, top)
         else:
@@ -604,9 +659,7 @@ class Answers:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
             return _searched(game)
-        steps, left = _search.best_from(
-            self._prepared, game.present, game.drawn, game.discard_top.rank
-        )
+        steps, left = _search.best_from(self._prepared, game.present, game.drawn, top_of(game))
         if steps is None:
             return Solution(False, (), 0, None, TABLEAU_SIZE - left)
         line = _compiled_line(steps)
@@ -619,7 +672,7 @@ class Answers:
             return -1
         for pos, after in removals[i]:
             rank = self._ranks[pos]
-            if self._rules.fits(rank, top) and drawn < self._reach[after * _ROW + rank]:
+            if fits(self._rules, rank, top) and drawn < self._reach[after * _ROW + rank]:
                 return pos
         return _DRAW_BYTE
 
@@ -642,7 +695,7 @@ def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, boo
         game.rules.wraps,
         game.present,
         game.drawn,
-        game.discard_top.rank,
+        top_of(game),
     )
 
 
@@ -653,7 +706,9 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
     compiled, no Game is built: the deal's ranks go from its number to the passes."""
     if COMPILED and not isinstance(game_or_code, Game):
         code = _code(game_or_code)
-        return _solved_deal(code.number, code.rules if rules is None else rules)
+        if rules is not None:
+            code = code.with_rules(rules)
+        return _solved_deal(code.number, code.rules, _options(code.variant))
     game = _start(game_or_code, rules)
     if not game.present:
         return Solution(True, (), 0, game.score, TABLEAU_SIZE)
@@ -668,16 +723,35 @@ _RANK_OF_CARD = bytes(
 """A card index's rank, as a table for bytes.translate: a deal's 52 ranks in one call."""
 
 
-def _solved_deal(number: int, rules: Rules) -> Solution:
+EMPTY_DISCARD = 1
+JOKER = 2
+"""The compiled dealing's option bits: the variants that change the cards (docs/solver.md)."""
+
+
+def _options(variant: Variant) -> int:
+    """The option bits of a variant for the compiled dealing (open peaks deals the same cards)."""
+    return (EMPTY_DISCARD if variant.empty_discard else 0) | (JOKER if variant.joker else 0)
+
+
+def _solved_deal(number: int, rules: Rules, options: int = 0) -> Solution:
     """solve from the start of deal ``number``, compiled, with no card, deal or game object
     made: a handful of Python objects a deal (the garbage collector walks every tracked object
-    the process holds whenever enough new ones pile up; a Game and its cards were hundreds)."""
-    ranks = deck(number).translate(_RANK_OF_CARD)
-    prepared = _search.prepare(
-        ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], _fits_table(rules), _LYING_UNDER_BYTES
-    )
+    the process holds whenever enough new ones pile up; a Game and its cards were hundreds).
+    With ``options`` (an empty discard, a joker) the ranks come from the code's Deal."""
+    if options:
+        variant = Variant(
+            rules, empty_discard=bool(options & EMPTY_DISCARD), joker=bool(options & JOKER)
+        )
+        cards = deal(GameCode.from_number(number, variant))
+        tableau = bytes(card.rank for card in cards.tableau)
+        stock = bytes(card.rank for card in cards.stock)
+        top = WILD if cards.discard is None else cards.discard.rank
+    else:
+        ranks = deck(number).translate(_RANK_OF_CARD)
+        tableau, stock, top = ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], ranks[TABLEAU_SIZE]
+    prepared = _search.prepare(tableau, stock, _fits_table(rules), _LYING_UNDER_BYTES)
     full = (1 << TABLEAU_SIZE) - 1
-    steps, left = _search.best_from(prepared, full, 0, ranks[TABLEAU_SIZE])
+    steps, left = _search.best_from(prepared, full, 0, top)
     if steps is None:
         return Solution(False, (), 0, None, TABLEAU_SIZE - left)
     score = _score_after(scoring.START, full, steps)
@@ -703,7 +777,8 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     are built in Python."""
     if COMPILED and not isinstance(game_or_code, Game):
         code = _code(game_or_code)
-        return _decide_deal(code.number, code.rules if rules is None else rules)[0]
+        rules = code.rules if rules is None else rules
+        return _decide_deal(code.number, rules, options=_options(code.variant))[0]
     game = _start(game_or_code, rules)
     if not game.present:
         return True
@@ -717,13 +792,17 @@ _SHARED: dict[Rules, tuple[bytes, bytes, bytes, bytes, bool]] = {}
 cached table and the wraps property were half a microsecond of a median of tens)."""
 
 
-def _decide_deal(number: int, rules: Rules, cap: int = DECIDE_CAP) -> tuple[bool, bool, int]:
+def _decide_deal(
+    number: int, rules: Rules, cap: int = DECIDE_CAP, options: int = 0
+) -> tuple[bool, bool, int]:
     """Deal ``number`` from its start, compiled: (winnable, whether the backward pass answered,
-    positions the search visited)."""
+    positions the search visited). ``options``: EMPTY_DISCARD and JOKER bits, dealt in C too."""
     shared = _SHARED.get(rules)
     if shared is None:
         shared = _fits_table(rules), _LYING_UNDER_BYTES, _UNDER_BYTES, _NO_BRIDGE_BYTES, rules.wraps
         _SHARED[rules] = shared
+    if options:
+        return _search.decide_deal(number, *shared, cap, options)
     return _search.decide_deal(number, *shared, cap)
 
 
@@ -731,10 +810,16 @@ LOST = 255
 """In survey_numbers' answer with fewest draws: the deal cannot be won."""
 
 
-def survey_numbers(numbers: Sequence[int], rules: Rules, fewest_draws: bool = False) -> bytes:
+def survey_numbers(
+    numbers: Sequence[int], rules: Rules | Variant, fewest_draws: bool = False
+) -> bytes:
     """Many deals by number, each from its start: one byte a deal, 1 winnable and 0 not; with
-    ``fewest_draws``, a win's fewest draws (0-23) or LOST. Compiled, the whole batch is dealt and
-    decided in C; otherwise deal by deal here."""
+    ``fewest_draws``, a win's fewest draws (0-25) or LOST. Compiled, the whole batch is dealt and
+    decided in C; otherwise deal by deal here. A Variant's options are dealt too (not T)."""
+    variant = rules if isinstance(rules, Variant) else Variant(rules)
+    if not _known(variant):
+        raise NotOffered(GameCode(variant, "AAAAAAA"))
+    rules = variant.rules
     if COMPILED:
         packed = struct.pack(f"<{len(numbers)}Q", *numbers)
         return _search.survey(
@@ -746,10 +831,11 @@ def survey_numbers(numbers: Sequence[int], rules: Rules, fewest_draws: bool = Fa
             rules.wraps,
             DECIDE_CAP,
             fewest_draws,
+            _options(variant),
         )
     out = bytearray()
     for number in numbers:
-        code = GameCode.from_number(number, rules)
+        code = GameCode.from_number(number, variant)
         if not fewest_draws:
             out.append(is_winnable(code))
             continue
@@ -766,13 +852,15 @@ def hint(game: Game) -> Action | None:
     return solution.line[0] if solution.winnable else None
 
 
-def random_winnable_code(rules: Rules, rng_tries: int = 1000) -> GameCode:
-    """Random codes until one is proved winnable under ``rules`` (nearly always the first few)."""
+def random_winnable_code(rules: Rules | Variant, rng_tries: int = 1000) -> GameCode:
+    """Random codes until one is proved winnable under ``rules`` or a variant (nearly always the
+    first few)."""
     for _ in range(rng_tries):
         code = GameCode.random(rules)
         if is_winnable(code):
             return code
-    raise RuntimeError(f"no winnable deal in {rng_tries} random codes under {rules.name} rules")
+    name = rules.name if isinstance(rules, Rules) else f"{rules.rules.name} -{rules.options}"
+    raise RuntimeError(f"no winnable deal in {rng_tries} random codes under {name} rules")
 
 
 __all__ = [
