@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tripeaks import score as scoring
-from tripeaks.cards import FULL_DECK
+from tripeaks.cards import FULL_DECK, JOKER_RANK
 from tripeaks.codes import Deal, GameCode, NotOffered, deal, deck
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
@@ -66,7 +66,7 @@ _DRAW = -1
 """A draw on the search's path; a play is its position 0-27."""
 _NEVER = 99
 """A stock index past any stock: no such card is left to draw."""
-WILD = 0
+WILD = JOKER_RANK
 """The top of an empty discard or of a joker, and the joker's own rank in the stock: anything goes
 on it (docs/solver.md "The wildcard")."""
 _ANY_TOP = 15 << 28
@@ -81,9 +81,8 @@ def fits(rules: Rules, rank: int, on: int) -> bool:
 
 def top_of(game: Game) -> int:
     """The rank the searches know on top of the game's discard: WILD for an empty discard or a
-    joker (the joker's rank is 0 already)."""
-    top = game.top
-    return WILD if top is None else top.rank
+    joker (the engine's ``Game.top_rank``, which is the joker's rank 0 for both)."""
+    return game.top_rank
 
 
 def _bits(mask: int) -> list[int]:
