@@ -36,7 +36,6 @@ from tripeaks.solver import (
     random_winnable_code,
     solve,
     survey_numbers,
-    top_of,
 )
 from tripeaks.variant import Variant
 
@@ -202,10 +201,10 @@ def test_a_joker_on_top_and_an_empty_discard_are_the_wildcard() -> None:
     for number in range(30):
         variant = Variant(Rules.CLASSIC, empty_discard=True, joker=True)
         game = Game.new(GameCode.from_number(number * 7919, variant))
-        assert game.top is None and top_of(game) == solver.WILD
+        assert game.top is None and game.top_rank == solver.WILD
         seen_joker = False
         while list(game.legal_moves()):
-            wild = top_of(game) == solver.WILD
+            wild = game.top_rank == solver.WILD
             assert wild == (game.top is None or game.top.is_joker)
             seen_joker |= game.top is not None and game.top.is_joker
             if wild:
@@ -251,7 +250,7 @@ def test_open_peaks_plays_exactly_the_standard_games_moves(rules: Rules) -> None
             while True:
                 legal = [list(game.legal_moves()) for game in games]
                 assert legal[0] == legal[1]
-                assert [top_of(game) for game in games] == [top_of(games[0])] * 2
+                assert [game.top_rank for game in games] == [games[0].top_rank] * 2
                 if not legal[0]:
                     break
                 action = rng.choice(legal[0])

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from tripeaks.cards import FULL_DECK, JOKER, Card
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
-from tripeaks.variant import OPTION_LETTERS, Variant
+from tripeaks.variant import OPTION_LETTERS, OPTION_NAMES, Variant
 
 _compiled_deck: Callable[[int], bytes] | None
 try:
@@ -138,14 +138,6 @@ class GameCode:
         return f"{plain}-{self.options}" if self.options else plain
 
 
-_OPTION_NAMES = {
-    "D": "option.empty_discard",
-    "J": "option.joker",
-    "O": "option.open_peaks",
-    "T": "option.traditional",
-}
-
-
 class NotOffered(ValueError):
     """Options that this version cannot play yet (issue 14: the engine knows them all, the solver
     and the page not yet). Every door that takes a code or options from outside refuses them with
@@ -163,7 +155,7 @@ class NotOffered(ValueError):
         from tripeaks.i18n import translator
 
         _ = translator(lang)
-        names = ", ".join(_(_OPTION_NAMES[letter]) for letter in self.code.options)
+        names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in self.code.options)
         if not self.typed:
             return _("error.options_not_offered_new", options=names)
         plain = GameCode(self.code.rules, self.code.letters)

@@ -79,12 +79,6 @@ def fits(rules: Rules, rank: int, on: int) -> bool:
     return rank != WILD and (on == WILD or rules.fits(rank, on))
 
 
-def top_of(game: Game) -> int:
-    """The rank the searches know on top of the game's discard: WILD for an empty discard or a
-    joker (the engine's ``Game.top_rank``, which is the joker's rank 0 for both)."""
-    return game.top_rank
-
-
 def _bits(mask: int) -> list[int]:
     """The positions in ``mask``, lowest first."""
     out = []
@@ -487,7 +481,7 @@ def _explore(
     it the first win found is returned. ``compiled`` picks the C search (the default when it was
     built) or this module's; both walk the same positions in the same order.
     """
-    present, drawn, top = game.present, game.drawn, top_of(game)
+    present, drawn, top = game.present, game.drawn, game.top_rank
     if compiled is None:
         compiled = COMPILED
     if compiled:
@@ -633,7 +627,7 @@ class Answers:
 
     def winnable(self, game: Game) -> bool:
         """Can the game still be won from where it stands?"""
-        return self.winnable_at(game.present, game.drawn, top_of(game))
+        return self.winnable_at(game.present, game.drawn, game.top_rank)
 
     def hint(self, game: Game) -> Action | None:
         """A first move of a win: the lowest card whose play keeps the game won, else the draw;
@@ -641,7 +635,7 @@ class Answers:
         fewest-draws win that ``hint`` gives: it prefers a play to a draw."""
         if game.is_won or game.is_stuck:
             return None
-        present, drawn, top = game.present, game.drawn, top_of(game)
+        present, drawn, top = game.present, game.drawn, game.top_rank
         if self._prepared is not None:
             step = _search.hint_from(self._prepared, present, drawn, top)
         else:
@@ -658,7 +652,7 @@ class Answers:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
             return _searched(game)
-        steps, left = _search.best_from(self._prepared, game.present, game.drawn, top_of(game))
+        steps, left = _search.best_from(self._prepared, game.present, game.drawn, game.top_rank)
         if steps is None:
             return Solution(False, (), 0, None, TABLEAU_SIZE - left)
         line = _compiled_line(steps)
@@ -694,7 +688,7 @@ def _position(game: Game) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes, boo
         game.rules.wraps,
         game.present,
         game.drawn,
-        top_of(game),
+        game.top_rank,
     )
 
 

@@ -22,6 +22,10 @@ class Scoring(Enum):
     """0 to start, n for the n-th card of a streak, −5 a draw, 15 + 15 + 30 for the peaks."""
 
 
+OPTION_NAMES = {"D": "empty_discard", "J": "joker", "O": "open_peaks", "T": "traditional"}
+"""Each option letter's name: in the API (GET /api/rules `offered`) and, after ``option.``, its words
+in the catalogs."""
+
 OPTION_LETTERS = "DJOT"
 """The option letters in their one written order (alphabetical): D empty discard, J joker,
 O open peaks, T traditional scoring."""

@@ -30,7 +30,7 @@ from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
 from tripeaks.rules import Rules
 from tripeaks.store import ActionRefused, Refused, Storage, UnknownGame, new_id
-from tripeaks.variant import Scoring, Variant
+from tripeaks.variant import OPTION_NAMES, Scoring, Variant
 from tripeaks.web import errors, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
@@ -531,8 +531,6 @@ def _layout() -> LayoutOut:
 
 
 _LAYOUT_JSON = _layout().model_dump_json().encode()
-_OPTION_NAMES = {"D": "empty_discard", "J": "joker", "O": "open_peaks", "T": "traditional"}
-"""An option letter (docs/deal-format.md "Options") as the API names it."""
 _RULES_JSON = (
     RulesOut(
         start=scoring.START,
@@ -542,7 +540,7 @@ _RULES_JSON = (
             ScoringOut(event="peak", points=scoring.PEAK_BONUS),
         ],
         undo_limit=UNDO_LIMIT,
-        offered=[_OPTION_NAMES[letter] for letter in OFFERED],  # type: ignore[misc]
+        offered=[OPTION_NAMES[letter] for letter in OFFERED],  # type: ignore[misc]
         traditional=TraditionalOut(
             start=scoring.TRADITIONAL_START,
             draw=scoring.TRADITIONAL_DRAW,

@@ -5,6 +5,21 @@ import { state } from "./state.js";
 
 const WITHOUT_LANG = /^\/api\/(i18n|layout|rules)\b/;
 
+let rulesAsked = null;
+/** GET /api/rules (the scoring tables, the undo limit, the options offered), asked for once: the help
+ * and the New game window share it. Resolves to state.rules, null while the server cannot say. */
+export function loadRules() {
+  if (state.rules) return Promise.resolve(state.rules);
+  if (!rulesAsked) {
+    rulesAsked = get("/api/rules").then(({ status, data }) => {
+      if (status === 200 && data) state.rules = data;
+      rulesAsked = null;
+      return state.rules;
+    });
+  }
+  return rulesAsked;
+}
+
 /** One request. POST and DELETE always send JSON ({} when there is nothing to say). Status 0: no reply. */
 async function request(method, path, body) {
   const url = WITHOUT_LANG.test(path) ? path : `${path}${path.includes("?") ? "&" : "?"}lang=${state.lang}`;

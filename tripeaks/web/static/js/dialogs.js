@@ -1,7 +1,7 @@
 // The windows (native <dialog>): opening and closing with the focus going back where it came from, Tab kept
 // inside, the confirmation, New game, Settings and the win screen.
 
-import { get } from "./api.js";
+import { get, loadRules } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
 import { $, $$ } from "./dom.js";
 import { t } from "./i18n.js";
@@ -100,10 +100,7 @@ const OPTIONS = ["open_peaks", "empty_discard", "joker"];
 /** The scoring and the options, where the server offers them (GET /api/rules `offered`, asked for
  * once, the first time the window opens): what it does not offer is not shown, nor sent. */
 async function showOffered() {
-  if (!state.rules) {
-    const { status, data } = await get("/api/rules");
-    if (status === 200 && data) state.rules = data;
-  }
+  await loadRules();
   const offered = new Set((state.rules && state.rules.offered) || []);
   $("#new-scoring").hidden = !offered.has("traditional");
   for (const name of OPTIONS) $(`[data-option='${name}']`).hidden = !offered.has(name);

@@ -3,7 +3,7 @@
 // GET /api/rules, undo, codes, our choices, variants, keys, sources). The pictures are the engine's boards
 // (GET /api/preview), captioned in words for people. Loaded when first opened (main.js).
 
-import { get } from "./api.js";
+import { get, loadRules } from "./api.js";
 import { buildTableau, paintFace, paintTableau } from "./board.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
@@ -90,10 +90,7 @@ function disclosure(name, body) {
 
 async function build() {
   if (builtFor === state.lang) return;
-  if (!state.rules) {
-    const { status, data } = await get("/api/rules");
-    if (status === 200 && data) state.rules = data;
-  }
+  await loadRules();
   const [start, after] = await Promise.all([figure("", "help.howto.figure"), figure(EXAMPLE_LINE, "help.example.figure")]);
   const howtoTitle = h("h3", { id: "help-howto-title" }, t("help.howto.title"));
   const [lead, ...rest] = paragraphs(t("help.howto.body")); // the picture comes after the first sentence
