@@ -26,11 +26,12 @@ from hypothesis import strategies as st
 from test_api_solver import HANG, started, worker_pids
 from test_api_support import BASE_URL, STUCK_CODE, WIN_CODE, api, new_game, send
 
-from tripeaks import solver
+from tripeaks import solver, streak
 from tripeaks.codes import CODE_SPACE, GameCode
 from tripeaks.game import DRAW, UNDO, Action, Game
 from tripeaks.i18n import translator
 from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
 from tripeaks.web import solver_worker
 from tripeaks.web.app import create_app
 from tripeaks.web.solving import SOLVER_QUEUE, Solvers
@@ -40,10 +41,11 @@ T = TypeVar("T")
 # The worker's answers, in this process -------------------------------------------------------
 
 
-def check_hint(game: Game, move: str | None) -> None:
+def check_hint(game: Game, move: str | None, winnable: bool | None = None) -> None:
     """``move`` is the first move of a best win from ``game`` (None exactly when it is lost), by a
-    fresh search that does not use the prepared answers."""
+    fresh search that does not use the prepared answers; ``winnable`` says so too."""
     fresh = solver.solve(game)
+    assert winnable is None or winnable == fresh.winnable
     if not fresh.winnable:
         assert move is None
         return
@@ -56,7 +58,26 @@ def check_hint(game: Game, move: str | None) -> None:
 
 
 def worker_hint(game: Game) -> str | None:
-    return solver_worker.hint(str(game.code), game.present, game.drawn, game.discard_top)
+    """The worker's hint, checked (check_hint)."""
+    winnable, move = solver_worker.hint(str(game.code), game.present, game.drawn, game.top)
+    check_hint(game, move, winnable)
+    return move
+
+
+def traditional_hint(game: Game) -> tuple[bool, str | None]:
+    return solver_worker.hint(str(game.code), game.present, game.drawn, game.top, game.streak)
+
+
+def check_traditional_hint(game: Game, winnable: bool, move: str | None) -> None:
+    """Under the traditional scoring the hint is the first move of a line to the best score still
+    possible (won or not), by a fresh streak search; ``winnable`` is the game's verdict."""
+    assert winnable == solver.is_winnable(game)
+    assert move is not None
+    action = Action.parse(move)
+    assert action in set(game.legal_moves())
+    after = game.copy()
+    after.apply(action)
+    assert streak.best_score(after).score == streak.best_score(game).score
 
 
 codes = st.builds(
@@ -75,17 +96,71 @@ def test_the_workers_hint_starts_a_best_win_from_any_position(
     for pick in picks:
         if game.is_stuck:
             break
-        check_hint(game, worker_hint(game))
+        worker_hint(game)
         moves = [*game.legal_moves(), *([UNDO] if game.can_undo else [])]
         game.apply(moves[pick % len(moves)])
     for _ in range(80):
         if game.is_won or game.is_stuck:
             break
         move = worker_hint(game)
-        check_hint(game, move)
         if move is None:
             break
         game.apply(Action.parse(move))
+
+
+traditional_codes = st.builds(
+    GameCode.from_number,
+    st.integers(0, CODE_SPACE - 1),
+    st.builds(
+        Variant,
+        st.sampled_from(list(Rules)),
+        st.just(Scoring.TRADITIONAL),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+    ),
+)
+
+
+@settings(max_examples=8, deadline=None)
+@given(traditional_codes, st.lists(st.integers(0, 1000), min_size=8, max_size=30))
+def test_a_traditional_hint_leads_to_the_best_score_from_any_position(
+    code: GameCode, picks: list[int]
+) -> None:
+    """Random moves and undos (the streak and the score with them), a hint checked at every
+    position, lost ones too; then the hints followed to the end, which has the best score."""
+    game = Game.new(code)
+    for pick in picks:
+        if game.is_stuck:
+            break
+        check_traditional_hint(game, *traditional_hint(game))
+        moves = [*game.legal_moves(), *([UNDO] if game.can_undo else [])]
+        game.apply(moves[pick % len(moves)])
+    if game.is_stuck:
+        return
+    best = streak.best_score(game).score
+    while not (game.is_won or game.is_stuck):
+        _, move = traditional_hint(game)
+        assert move is not None
+        game.apply(Action.parse(move))
+    assert game.score == best
+
+
+TRADITIONAL_CODES = ["TP1-E-OHYPLZE-T", "TP1-C-OHYPLZE-DJT", "TP1-C-EYVQHJU-T"]
+"""A deal whose best score is no win, a joker's and an empty discard's, and a lost deal."""
+
+
+@pytest.mark.parametrize("code", TRADITIONAL_CODES)
+def test_the_traditional_verdict_is_the_best_score_of_any_ending(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver_worker, "_deals", OrderedDict())
+    expected = (solver.is_winnable(code), streak.best_score(code).score)
+    assert solver_worker.solve_deal(code) == expected
+    monkeypatch.setattr(solver_worker, "_deals", OrderedDict())
+    traditional_hint(Game.new(code))  # a hint at the start finds a best line from there...
+    monkeypatch.setattr(solver_worker.Deal, "solve", None)  # ...the verdict follows it: no search
+    assert solver_worker.solve_deal(code) == expected
 
 
 VERDICT_CODES = [WIN_CODE, STUCK_CODE, "TP1-E-AAAAABC", "TP1-C-AAAAAAI", "TP1-C-AAAASGV"]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tripeaks.cli import main
+from tripeaks.game import Game
 from tripeaks.rules import Rules
 from tripeaks.solver import is_winnable, solve
 from tripeaks.solver_cli import survey_codes, survey_numbers_of, wilson_interval
@@ -37,6 +38,7 @@ def test_solve_both_rules_reports_a_lost_deal(capsys: pytest.CaptureFixture[str]
     assert classic == {
         "code": "TP1-C-EYVQHJU",
         "rules": "classic",
+        "scoring": "ours",
         "winnable": False,
         "final_score": None,
         "draws": None,
@@ -46,6 +48,24 @@ def test_solve_both_rules_reports_a_lost_deal(capsys: pytest.CaptureFixture[str]
     }
     main(["solve", "TP1-C-EYVQHJU"])
     assert "not winnable; at most 25 of 28 cards can be removed" in capsys.readouterr().out
+
+
+def test_solve_gives_the_traditional_best_score_and_its_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under the traditional scoring the best score can end stuck (TP1-E-OHYPLZE-T: 85 points
+    without a win, 74 with the best win), and the line replays through the engine to it."""
+    assert main(["solve", "TP1-E-OHYPLZE-T", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["scoring"], result["winnable"], result["won"]) == ("traditional", True, False)
+    assert (result["final_score"], result["win_score"], result["max_removed"]) == (85, 74, 28)
+    game = Game.replay(result["code"], result["line"])
+    assert game.is_stuck and game.score == 85
+    assert result["draws"] == result["line"].count("draw") == len(result["cards"]) - 27
+    main(["solve", "TP1-C-OHYPLZE-DJT"])
+    out = capsys.readouterr().out
+    assert out.startswith("TP1-C-OHYPLZE-DJT (Classic, traditional scoring): winnable; best score")
+    assert "draw 🃏" in out
 
 
 def test_survey_counts_the_winnable_share_of_reproducible_codes(

@@ -277,14 +277,24 @@ def test_open_peaks_has_the_standard_games_verdicts_best_wins_and_hints(rules: R
                     assert won.is_won and won.score == best.final_score
 
 
-def test_traditional_scoring_is_still_refused_and_every_other_option_answered() -> None:
-    for options in ("T", "DT", "JOT"):
+def test_the_traditional_scoring_is_decided_and_its_best_win_refused() -> None:
+    """The scoring decides no move: a -T code is won or lost as the same deal under ours, in the
+    survey too; its best win is the streak search's (tripeaks/streak.py), so solve refuses it."""
+    for options in ("T", "DT", "JOT", "DJOT"):
         code = GameCode.parse(f"TP1-C-AAAAAAB-{options}")
-        for ask in (solve, is_winnable):
-            with pytest.raises(NotOffered):
-                ask(code)
+        ours = GameCode.parse(
+            f"TP1-C-AAAAAAB-{options[:-1]}" if options != "T" else "TP1-C-AAAAAAB"
+        )
         with pytest.raises(NotOffered):
-            survey_numbers([1], code.variant)
+            solve(code)
+        with pytest.raises(NotOffered):
+            Answers.of(Game.new(code)).solve(Game.new(code))
+        assert is_winnable(code) == is_winnable(Game.new(code)) == solve(ours).winnable
+        assert Answers.of(Game.new(code)).winnable(Game.new(code)) == solve(ours).winnable
+        numbers = [GameCode.parse(row["code"]).number for row in rows_of("DJ", Rules.CLASSIC)[:6]]
+        assert survey_numbers(numbers, code.variant, True) == survey_numbers(
+            numbers, ours.variant, True
+        )
     for options in ("D", "J", "O", "DJ", "DO", "JO", "DJO"):
         code = GameCode.parse(f"TP1-C-AAAAAAB-{options}")
         assert solve(code).winnable == is_winnable(code) == is_winnable(Game.new(code))

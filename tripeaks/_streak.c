@@ -8,7 +8,8 @@
  * or stuck with the stock used up) and the best over the wins alone (NO_WIN when there is none).
  *
  * The file knows no rule and no layout: Python hands it the ranks, the stock, a 14x14 table of
- * which rank fits on which, the covering masks and the three peaks (tripeaks/layout.py). Plain C99;
+ * which rank fits on which (rank 0 is the wildcard top of an empty discard or a joker: the table
+ * says every card fits it), the covering masks and the three peaks (tripeaks/layout.py). Plain C99;
  * it releases the GIL while it searches. docs/solver.md "Traditional scoring: the best score".
  */
 #define PY_SSIZE_T_CLEAN
@@ -244,7 +245,7 @@ static PyObject *best(PyObject *self, PyObject *args) {
         goto done;
     }
     if (ranks.len != CARDS || stock.len > 31 || fits.len != 14 * 14 ||
-        layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 1 || top > 13 ||
+        layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 0 || top > 13 ||
         streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS)) {
         PyErr_SetString(PyExc_ValueError, "_streak.best: malformed position");
         goto done;
@@ -260,8 +261,8 @@ static PyObject *best(PyObject *self, PyObject *args) {
         }
     }
     for (int i = 0; i < s->stock_len; i++) {
-        if (s->stock[i] < 1 || s->stock[i] > 13) {
-            PyErr_SetString(PyExc_ValueError, "_streak.best: a rank is 1-13");
+        if (s->stock[i] > 13) { /* 0: a joker */
+            PyErr_SetString(PyExc_ValueError, "_streak.best: a stock rank is 0-13");
             goto done;
         }
     }

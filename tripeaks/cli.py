@@ -17,7 +17,7 @@ def _code(text: str) -> GameCode:
         return offered(GameCode.parse(text))
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # a later phase of issue 14 offers them here
+    except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
         from tripeaks.i18n import system_language
 
         raise argparse.ArgumentTypeError(refusal.message(system_language())) from None

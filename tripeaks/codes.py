@@ -139,37 +139,48 @@ class GameCode:
 
 
 class NotOffered(ValueError):
-    """Options that this version cannot play yet (issue 14: the engine knows them all, the solver
-    and the page not yet). Every door that takes a code or options from outside refuses them with
-    this, rather than playing the standard game instead."""
+    """Options that this version cannot play, or that a question about a game cannot answer (the
+    fewest-draws solver under the traditional scoring). Every door that takes a code or options from
+    outside refuses options it does not offer with this, rather than playing the standard game
+    instead; ``letters`` are the refused ones, the others of the code are fine."""
 
-    def __init__(self, code: GameCode, typed: bool = True) -> None:
-        super().__init__(f"the options of {code} are not offered yet")
+    def __init__(self, variant: Variant, code: GameCode | None = None, letters: str = "") -> None:
+        self.variant = variant
         self.code = code
-        self.typed = typed
-        """The options came in a typed code (the message then names the same deal without them),
-        not as the choices of a new random deal."""
+        """The typed code the options came in (the message then names the same deal without the
+        refused ones); None for the choices of a new random deal."""
+        self.letters = letters or variant.options
+        super().__init__(f"the options {self.letters} of {code or variant.key} are not offered")
 
     def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language, naming the options (and the plain code)."""
+        """The refusal in the player's language, naming the options (and the code without them)."""
         from tripeaks.i18n import translator
 
         _ = translator(lang)
-        names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in self.code.options)
-        if not self.typed:
+        names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in self.letters)
+        if self.code is None:
             return _("error.options_not_offered_new", options=names)
-        plain = GameCode(self.code.rules, self.code.letters)
+        kept = "".join(letter for letter in self.code.options if letter not in self.letters)
+        plain = GameCode(self.code.variant.with_options(kept), self.code.letters)
         return _("error.options_not_offered", options=names, code=str(plain))
 
 
-OFFERED = ""
-"""The option letters this version plays from end to end (engine, solver, page): none yet."""
+OFFERED = OPTION_LETTERS
+"""The option letters this version plays from end to end (engine, solver, page): all of them. An
+option being built is left out of it until it is (issue 14 did so for all four)."""
 
 
-def offered(code: GameCode, typed: bool = True) -> GameCode:
-    """``code`` itself when the app offers everything it asks for, or NotOffered."""
-    if set(code.options) - set(OFFERED):
-        raise NotOffered(code, typed)
+def offer(variant: Variant, code: GameCode | None = None) -> Variant:
+    """``variant`` itself when the app offers every option it has, or NotOffered naming the others."""
+    missing = "".join(letter for letter in variant.options if letter not in OFFERED)
+    if missing:
+        raise NotOffered(variant, code, missing)
+    return variant
+
+
+def offered(code: GameCode) -> GameCode:
+    """``code`` itself when the app offers every option it has, or NotOffered (see :func:`offer`)."""
+    offer(code.variant, code)
     return code
 
 

@@ -24,7 +24,8 @@ more draws allowed is lost with fewer.
 
 The variants of our scoring are answered too: open peaks changes nothing a search can know, and an
 empty discard or a joker on top is the top rank WILD (0), on which any card goes; the joker in the
-stock is a stock card of rank 0 (docs/solver.md "The variants"). The traditional scoring is refused.
+stock is a stock card of rank 0 (docs/solver.md "The variants"). Whether a game can be won is
+answered under the traditional scoring too; its best score is tripeaks/streak.py's.
 
 The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
@@ -38,7 +39,7 @@ import functools
 import operator
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tripeaks import score as scoring
 from tripeaks.cards import FULL_DECK, JOKER_RANK
@@ -400,33 +401,35 @@ def _fed_along(
     return True
 
 
-def _known(variant: Variant) -> bool:
-    """Does the search answer this game's question? Every variant under our scoring (open peaks
-    changes nothing it can know; an empty discard and the joker are its wildcard); the traditional
-    scoring's best score is another search (issue 14 phase 2b)."""
-    return variant.scoring is Scoring.OURS
+def _known(variant: Variant, scored: bool) -> bool:
+    """Does the search answer this game's question? Whether a position can be won (not
+    ``scored``) it answers for every variant and either scoring: open peaks changes nothing it can
+    know, an empty discard and the joker are its wildcard, and the scoring decides no move. The best
+    win (``scored``) it answers under our scoring alone: the traditional scoring's best score is
+    another search (tripeaks/streak.py)."""
+    return not scored or variant.scoring is Scoring.OURS
 
 
-def _standard(game: Game) -> Game:
-    """The game, if the searches know its question (see _known); NotOffered for traditional
-    scoring (the searches would answer our scoring's question instead)."""
-    if not _known(game.variant):
-        raise NotOffered(game.code or GameCode(game.variant, "AAAAAAA"))
+def _standard(game: Game, scored: bool = True) -> Game:
+    """The game, if the searches know its question (see _known); NotOffered for the best win
+    under the traditional scoring (the searches would answer our scoring's question instead)."""
+    if not _known(game.variant, scored):
+        raise NotOffered(game.variant, game.code, "T")
     return game
 
 
-def _code(game_or_code: GameCode | str) -> GameCode:
+def _code(game_or_code: GameCode | str, scored: bool = True) -> GameCode:
     """The code of a game the searches know; NotOffered otherwise (see _standard)."""
     code = GameCode.parse(game_or_code) if isinstance(game_or_code, str) else game_or_code
-    if not _known(code.variant):
-        raise NotOffered(code)
+    if not _known(code.variant, scored):
+        raise NotOffered(code.variant, code, "T")
     return code
 
 
-def _start(game_or_code: Game | GameCode | str, rules: Rules | None) -> Game:
+def _start(game_or_code: Game | GameCode | str, rules: Rules | None, scored: bool = True) -> Game:
     if isinstance(game_or_code, Game):
-        return _standard(game_or_code)
-    code = _code(game_or_code)
+        return _standard(game_or_code, scored)
+    code = _code(game_or_code, scored)
     if rules is not None:
         code = code.with_rules(rules)
     return Game.new(code)
@@ -608,8 +611,9 @@ class Answers:
 
     @classmethod
     def of(cls, game: Game) -> Answers:
-        """The answers for the game's deal and rules."""
-        return cls(_standard(game).deal, game.rules)
+        """The answers for the game's deal and rules (whether a position can be won, under either
+        scoring; :meth:`solve`'s best win is our scoring's)."""
+        return cls(_standard(game, scored=False).deal, game.rules)
 
     @property
     def table(self) -> bytes:
@@ -648,6 +652,7 @@ class Answers:
         """The best win from the game (fewest draws, the highest score): compiled, by backward
         passes over the stock cut after L cards, L found by a binary search (docs/solver.md); the
         Python fallback is the search. A lost game reports the most cards any line removes."""
+        _standard(game)
         if not game.present:
             return Solution(True, (), 0, game.score, TABLEAU_SIZE)
         if self._prepared is None:
@@ -769,10 +774,10 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     From a code, compiled, the deal is dealt and decided in C from its number: no cards or game
     are built in Python."""
     if COMPILED and not isinstance(game_or_code, Game):
-        code = _code(game_or_code)
+        code = _code(game_or_code, scored=False)
         rules = code.rules if rules is None else rules
         return _decide_deal(code.number, rules, options=_options(code.variant))[0]
-    game = _start(game_or_code, rules)
+    game = _start(game_or_code, rules, scored=False)
     if not game.present:
         return True
     if COMPILED:
@@ -808,10 +813,10 @@ def survey_numbers(
 ) -> bytes:
     """Many deals by number, each from its start: one byte a deal, 1 winnable and 0 not; with
     ``fewest_draws``, a win's fewest draws (0-25) or LOST. Compiled, the whole batch is dealt and
-    decided in C; otherwise deal by deal here. A Variant's options are dealt too (not T)."""
+    decided in C; otherwise deal by deal here. A Variant's options are dealt too; its scoring
+    changes neither a verdict nor the fewest draws of a win, so it is set aside."""
     variant = rules if isinstance(rules, Variant) else Variant(rules)
-    if not _known(variant):
-        raise NotOffered(GameCode(variant, "AAAAAAA"))
+    variant = replace(variant, scoring=Scoring.OURS)
     rules = variant.rules
     if COMPILED:
         packed = struct.pack(f"<{len(numbers)}Q", *numbers)

@@ -12,13 +12,16 @@ import sys
 import time
 from array import array
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, TextIO
 
+from tripeaks import streak
 from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, NotOffered, SplitMix64, deal, offered
-from tripeaks.game import ActionKind
+from tripeaks.game import Action, ActionKind
 from tripeaks.layout import TABLEAU_SIZE
 from tripeaks.rules import Rules
-from tripeaks.solver import LOST, Solution, solve, survey_numbers
+from tripeaks.solver import LOST, solve, survey_numbers
+from tripeaks.variant import Scoring
 
 STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
@@ -29,18 +32,18 @@ def _code(text: str) -> GameCode:
         return offered(GameCode.parse(text))
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # a later phase of issue 14 offers them here
+    except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
         from tripeaks.i18n import system_language
 
         raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
 
 
-def line_labels(code: GameCode, solution: Solution) -> list[str]:
-    """The winning line as a player reads it: the card played (``K♣``) or ``draw 4♠``."""
+def line_labels(code: GameCode, line: tuple[Action, ...]) -> list[str]:
+    """The line as a player reads it: the card played (``K♣``) or ``draw 4♠`` (``draw joker``)."""
     cards = deal(code)
     labels = []
     drawn = 0
-    for action in solution.line:
+    for action in line:
         if action.kind is ActionKind.DRAW:
             labels.append(f"draw {cards.stock[drawn]}")
             drawn += 1
@@ -51,21 +54,55 @@ def line_labels(code: GameCode, solution: Solution) -> list[str]:
 
 
 def _result(code: GameCode) -> dict[str, Any]:
+    if code.variant.scoring is Scoring.TRADITIONAL:
+        return _traditional_result(code)
     solution = solve(code)
     return {
         "code": str(code),
         "rules": code.rules.name.lower(),
+        "scoring": "ours",
         "winnable": solution.winnable,
         "final_score": solution.final_score,
         "draws": solution.draws if solution.winnable else None,
         "max_removed": solution.max_removed,
         "line": [str(action) for action in solution.line],
-        "cards": line_labels(code, solution),
+        "cards": line_labels(code, solution.line),
+    }
+
+
+def _traditional_result(code: GameCode) -> dict[str, Any]:
+    """Under the traditional scoring the best score is the streak search's, over every ending:
+    ``final_score`` and ``line`` are its best line (``won`` says whether it wins), ``win_score``
+    the best of the wins alone; ``max_removed``, the most cards any line removes, is the scoring's
+    to ignore."""
+    best = streak.best_score(code)
+    plain = solve(GameCode(replace(code.variant, scoring=Scoring.OURS), code.letters))
+    return {
+        "code": str(code),
+        "rules": code.rules.name.lower(),
+        "scoring": "traditional",
+        "winnable": best.winnable,
+        "final_score": best.score,
+        "won": best.won,
+        "win_score": best.win_score,
+        "draws": sum(1 for action in best.line if action.kind is ActionKind.DRAW),
+        "max_removed": plain.max_removed,
+        "line": [str(action) for action in best.line],
+        "cards": line_labels(code, best.line),
     }
 
 
 def _describe(result: dict[str, Any]) -> str:
     rules = "Easy" if result["rules"] == "easy" else "Classic"
+    if result["scoring"] == "traditional":
+        ending = "a win" if result["won"] else "no win"
+        verdict = "winnable" if result["winnable"] else "not winnable"
+        wins = f"; the best win scores {result['win_score']}" if result["winnable"] else ""
+        return (
+            f"{result['code']} ({rules}, traditional scoring): {verdict}; best score "
+            f"{result['final_score']} ({ending}) with {result['draws']} draws in "
+            f"{len(result['line'])} moves{wins}\n  " + " ".join(result["cards"])
+        )
     if not result["winnable"]:
         return (
             f"{result['code']} ({rules}): not winnable; "

@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 
 from tripeaks import score as scoring
-from tripeaks.codes import Deal, GameCode, NotOffered
+from tripeaks.codes import Deal, GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
 from tripeaks.rules import Rules
@@ -97,7 +97,7 @@ class _Search:
     def __init__(self, cards: Deal, rules: Rules, wins_only: bool) -> None:
         self.ranks = tuple(card.rank for card in cards.tableau)
         self.stock = tuple(card.rank for card in cards.stock)
-        self.fits = tuple(tuple(rules.fits(r, t) for t in range(14)) for r in range(14))
+        self.fits = tuple(tuple(_fits(rules, r, t) for t in range(14)) for r in range(14))
         self.stuck = NO_WIN if wins_only else 0
         self.memo: dict[int, tuple[int, bool]] = {}
         """(value, exact) by position key; not exact means "at most value"."""
@@ -170,20 +170,26 @@ class _Search:
 
 
 def _traditional(game_or_code: Game | GameCode | str) -> Game:
-    """The game to solve: a traditional-scoring game (open peaks or not, which the search needs
-    not know: every card is known to it anyway). Other options are refused with NotOffered."""
+    """The game to solve: a traditional-scoring game with any options. Open peaks the search needs
+    not know (every card is known to it anyway); an empty discard and a joker are a top of rank 0,
+    the wildcard (:func:`_fits`)."""
     game = game_or_code if isinstance(game_or_code, Game) else Game.new(game_or_code)
-    variant = game.variant
-    if variant.scoring is not Scoring.TRADITIONAL:
+    if game.variant.scoring is not Scoring.TRADITIONAL:
         raise ValueError(
             "best_score answers the traditional scoring (a code ending in -T); "
             "tripeaks.solver.solve answers ours"
         )
-    if variant.empty_discard or variant.joker:
-        raise NotOffered(game.code or GameCode(variant, "AAAAAAA"))
     if game.left:
         raise ValueError("the game was left: it has no more score to make")
     return game
+
+
+def _fits(rules: Rules, rank: int, top: int) -> bool:
+    """Does a table card of ``rank`` go on ``top``? Top 0 is the wildcard (the empty discard, or
+    a joker on it: Game.top_rank), which takes any card; a table card is never rank 0."""
+    if not rank:
+        return False
+    return top == 0 or rules.fits(rank, top)
 
 
 _FITS_CACHE: dict[Rules, bytes] = {}
@@ -191,9 +197,7 @@ _FITS_CACHE: dict[Rules, bytes] = {}
 
 def _fits_bytes(rules: Rules) -> bytes:
     if rules not in _FITS_CACHE:
-        _FITS_CACHE[rules] = bytes(
-            rules.fits(r, t) if r and t else 0 for r in range(14) for t in range(14)
-        )
+        _FITS_CACHE[rules] = bytes(_fits(rules, r, t) for r in range(14) for t in range(14))
     return _FITS_CACHE[rules]
 
 
@@ -222,7 +226,7 @@ def _best(game: Game, compiled: bool) -> tuple[int, bytes, int | None, bytes | N
     wins alone, each with a line that earns them (None, None when it cannot be won), and how
     many positions the search memoised."""
     cards = game.deal
-    position = (game.present, game.drawn, game.discard_top.rank, game.streak)
+    position = (game.present, game.drawn, game.top_rank, game.streak)
     if compiled:
         ranks = bytes(card.rank for card in cards.tableau)
         stock = bytes(card.rank for card in cards.stock)

@@ -72,8 +72,11 @@ class LastOut(BaseModel):
 class ResultOut(BaseModel):
     winnable: bool
     best_score: int | None
+    """The deal's best final score from its start: of a win under our scoring (null when it cannot
+    be won), of any ending under the traditional scoring."""
     best_reached: bool | None = None
-    """Won with the deal's best score; null unless the game is won and the best score is known."""
+    """This game ended with the deal's best score; null when that is not known or, under our
+    scoring, the game was not won."""
 
 
 class GameState(BaseModel):

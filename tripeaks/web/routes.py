@@ -22,9 +22,10 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
+from tripeaks import codes
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
-from tripeaks.codes import OFFERED, GameCode, InvalidCode, NotOffered, offered
+from tripeaks.codes import GameCode, InvalidCode, NotOffered, offer, offered
 from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
 from tripeaks.i18n import messages, translator
 from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
@@ -220,13 +221,18 @@ def _read_code(text: str, lang: str) -> GameCode:
         parsed = GameCode.parse(text)
     except InvalidCode:
         raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
-    return _offer(parsed, lang)
+    _offer(parsed, lang)
+    return parsed
 
 
-def _offer(code: GameCode, lang: str, typed: bool = True) -> GameCode:
-    """The code, if this version offers all its options; else a 422 that changes nothing."""
+def _offer(code: GameCode | Variant, lang: str) -> None:
+    """Nothing, if this version offers all the code's or the new deal's options; else a 422 that
+    changes nothing."""
     try:
-        return offered(code, typed)
+        if isinstance(code, GameCode):
+            offered(code)
+        else:
+            offer(code)
     except NotOffered as refusal:
         raise ApiError(422, "options_not_offered", refusal.message(lang)) from None
 
@@ -346,9 +352,9 @@ async def new_game(
     winnable = body.winnable_only and code is None  # a typed code never asks the solver
     caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
     if code is None:  # the options asked for must be offered, as a typed code's are
-        _offer(GameCode(variant, "AAAAAAA"), lang, typed=False)
+        _offer(variant, lang)
     if code is None and winnable:
-        found = await run_in_threadpool(backend.solvers.winnable_code, rules)
+        found = await run_in_threadpool(backend.solvers.winnable_code, variant)
         code = found or GameCode.random(variant)
     elif code is None:
         code = GameCode.random(variant)
@@ -540,7 +546,7 @@ _RULES_JSON = (
             ScoringOut(event="peak", points=scoring.PEAK_BONUS),
         ],
         undo_limit=UNDO_LIMIT,
-        offered=[OPTION_NAMES[letter] for letter in OFFERED],  # type: ignore[misc]
+        offered=[OPTION_NAMES[letter] for letter in codes.OFFERED],  # type: ignore[misc]
         traditional=TraditionalOut(
             start=scoring.TRADITIONAL_START,
             draw=scoring.TRADITIONAL_DRAW,
@@ -564,8 +570,11 @@ def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> H
     _ = translator(lang)
     if action is None:
         return HintOut(winnable=winnable, action=None, message=_("hint.lost"))
+    # a move where no win is left: the traditional scoring's most points (solver_worker.Deal)
+    points = "" if winnable else "_for_points"
     if action.pos is None:
-        return HintOut(winnable=winnable, action=HintAction(kind="draw"), message=_("hint.draw"))
+        message = _(f"hint.draw{points}")
+        return HintOut(winnable=winnable, action=HintAction(kind="draw"), message=message)
     from tripeaks.describe import card_name
 
     card = game.card_at(action.pos)
@@ -573,7 +582,7 @@ def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> H
     return HintOut(
         winnable=winnable,
         action=HintAction(kind="play", pos=action.pos),
-        message=_("hint.play", card=card_name(card, lang)),
+        message=_(f"hint.play{points}", card=card_name(card, lang)),
     )
 
 

@@ -16,10 +16,11 @@ import threading
 import time
 from collections import OrderedDict
 
-from tripeaks import solver
+from tripeaks import solver, streak
 from tripeaks.cards import Card
 from tripeaks.game import Action, Game
 from tripeaks.layout import TABLEAU_SIZE
+from tripeaks.variant import Scoring
 
 DEALS_KEPT = 128
 """Deals whose answers the worker keeps, the least recently asked about dropped first. The backward
@@ -30,8 +31,11 @@ its next hint."""
 MOVES_KEPT = 1024
 """Positions whose first move a deal remembers (a line adds at most 51); then it starts over."""
 
-Position = tuple[int, int, int]
-"""(cards on the table as a mask, cards drawn, rank on the discard): all a hint depends on."""
+Position = tuple[int, int, int, int]
+"""(cards on the table as a mask, cards drawn, rank on the discard, streak): all a hint depends on.
+The streak is 0 under our scoring, where it scores nothing."""
+Hint = tuple[bool, str | None]
+"""(winnable from the position, the hint's move as Action text or None)."""
 
 
 def start(parent: int) -> None:
@@ -46,75 +50,93 @@ def start(parent: int) -> None:
 
 
 class Deal:
-    """One deal (code and rules) as the worker knows it: its answers and the moves found so far."""
+    """One deal (code and rules) as the worker knows it: its answers and the moves found so far.
 
-    __slots__ = ("answers", "moves", "start")
+    Under our scoring a hint is the first move of a best win (fewest draws): a win is the goal and
+    its score follows from its draws. Under the traditional scoring it is the first move of a line
+    to the best score still possible, won or not, since points are that game's goal: a position
+    that can no longer be won still has a best move (tripeaks/streak.py).
+    """
+
+    __slots__ = ("answers", "moves", "start", "traditional")
 
     def __init__(self, code: str) -> None:
         self.start = Game.new(code)
+        self.traditional = self.start.variant.scoring is Scoring.TRADITIONAL
         self.answers = solver.Answers.of(self.start)
         self.moves: dict[Position, str | None] = {}
-        """The first move of a best win from positions met on best lines; None where lost."""
+        """The hint's move from positions met on best lines; None where there is none."""
 
-    def at(self, present: int, drawn: int, top: Card | None) -> Game:
+    def at(self, present: int, drawn: int, top: Card | None, streak: int = 0) -> Game:
         """A game standing at the position, without replaying how it got there.
 
-        Which moves are legal and where they lead depend on these three and the deal alone; the
-        score, log and undo history of this game are the start's and mean nothing here.
+        Which moves are legal and where they lead depend on these and the deal alone; the score,
+        log and undo history of this game are the start's and mean nothing here (the points still
+        to come do not depend on the points made).
         """
         game = self.start.copy()
         game.present, game.drawn, game.discard = present, drawn, [] if top is None else [top]
+        game.streak = streak
         return game
 
-    def first_move(self, game: Game) -> str | None:
-        """The first move of a best win (fewest draws) from the game, None if it cannot be won.
+    def position(self, game: Game) -> Position:
+        return (game.present, game.drawn, game.top_rank, game.streak if self.traditional else 0)
 
-        Every position along a best line is remembered with its move (:meth:`solve`), so a
-        player who follows the hints is answered without a search.
-        """
-        position = (game.present, game.drawn, game.top_rank)
+    def hint(self, game: Game) -> Hint:
+        """(winnable from the game, the hint's move; see the class). Every position along a best
+        line is remembered with its move (:meth:`solve`), so a player who follows the hints is
+        answered without a search."""
+        position = self.position(game)
+        winnable = self.answers.winnable_at(*position[:3])
         if position in self.moves:
-            return self.moves[position]
-        if not self.answers.winnable_at(*position):
+            return winnable, self.moves[position]
+        if not winnable and not self.traditional:
             self._learn(position, None)
-            return None
-        line = self.solve(game).line
-        return str(line[0]) if line else None
+            return False, None
+        line = self.solve(game)
+        return winnable, str(line[0]) if line else None
 
-    def solve(self, game: Game) -> solver.Solution:
-        """The best win from the game, as the solver proves it; its positions learn their moves.
+    def solve(self, game: Game) -> tuple[Action, ...]:
+        """The best line from the game (a best win, or the traditional best score's line) as the
+        solvers prove it; its positions learn their moves.
 
-        The rest of a fewest-draws line is a fewest-draws line from where it has got to (a shorter
-        one would shorten the whole), and a win's score is fixed by its draws (rules.md §3), so
-        every move on the line is the first move of a best win from where it is played.
+        The rest of a best line is a best line from where it has got to (a better one would better
+        the whole: the points still to come depend on the position alone, and under our scoring a
+        win's score is fixed by its draws, rules.md §3), so every move on the line is the hint's
+        move from where it is played.
         """
-        solution = self.answers.solve(game)
+        line = streak.best_score(game).line if self.traditional else self.answers.solve(game).line
         walker = game.copy()
-        for action in solution.line:  # the engine checks every step of the line
-            self._learn((walker.present, walker.drawn, walker.top_rank), str(action))
+        for action in line:  # the engine checks every step of the line
+            self._learn(self.position(walker), str(action))
             walker.apply(action)
-        return solution
+        return line
 
     def verdict(self) -> tuple[bool, int | None]:
-        """(winnable from the start, the best final score if so).
+        """(winnable from the start, the best final score: of a win under our scoring, None when
+        there is none; of any ending under the traditional scoring, where a stuck game can score
+        more than every win).
 
-        A lost deal is the table's answer. A best line from the start that the hints already found
-        is followed from memory (each move remembered is the first move of a best win from where
-        it stands, so moves followed one after another make a best win); otherwise the start is
-        solved.
+        A lost deal under our scoring is the table's answer. A best line from the start that the
+        hints already found is followed from memory (each move remembered is the hint's move from
+        where it stands, so moves followed one after another make a best line); otherwise the start
+        is solved.
         """
         walker = self.start.copy()
-        if not self.answers.winnable_at(walker.present, walker.drawn, walker.top_rank):
+        winnable = self.answers.winnable_at(walker.present, walker.drawn, walker.top_rank)
+        if not winnable and not self.traditional:
             return False, None
         for _ in range(TABLEAU_SIZE + len(self.start.deal.stock) + 1):
-            if walker.is_won:
-                return True, walker.score
-            move = self.moves.get((walker.present, walker.drawn, walker.top_rank))
+            if walker.is_over or walker.is_stuck:
+                return winnable, walker.score
+            move = self.moves.get(self.position(walker))
             if move is None:
                 break
             walker.apply(Action.parse(move))
-        solution = self.solve(self.start)
-        return solution.winnable, solution.final_score if solution.winnable else None
+        walker = self.start.copy()
+        for action in self.solve(self.start):
+            walker.apply(action)
+        return winnable, walker.score
 
     def _learn(self, position: Position, move: str | None) -> None:
         if len(self.moves) >= MOVES_KEPT:
@@ -140,14 +162,14 @@ def deal(code: str) -> Deal:
 
 
 def solve_deal(code: str) -> tuple[bool, int | None]:
-    """(winnable from the deal's start, the best final score if so), from the deal's answers."""
+    """(winnable from the deal's start, its best final score; see Deal.verdict)."""
     return deal(code).verdict()
 
 
-def hint(code: str, present: int, drawn: int, top: Card | None) -> str | None:
-    """The first move of a best win from the position, as Action text; None if lost from there."""
+def hint(code: str, present: int, drawn: int, top: Card | None, streak: int = 0) -> Hint:
+    """(winnable from the position, the hint's move as Action text; see Deal)."""
     known = deal(code)
-    return known.first_move(known.at(present, drawn, top))
+    return known.hint(known.at(present, drawn, top, streak))
 
 
 def counts() -> tuple[int, int]:

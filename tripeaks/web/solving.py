@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeVar
 from tripeaks import solver
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
-from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
 from tripeaks.web import solver_worker
 from tripeaks.web.models import ResultOut
 
@@ -45,8 +45,9 @@ RETRY_AFTER = 1
 
 T = TypeVar("T")
 Verdict = tuple[bool, int | None]
-HintKey = tuple[str, int, int, int]
-"""(code, cards on the table, cards drawn, rank on the discard): equal keys have equal hints."""
+HintKey = tuple[str, int, int, int, int]
+"""(code, cards on the table, cards drawn, rank on the discard, streak under the traditional
+scoring and 0 under ours): equal keys have equal hints."""
 
 
 class HintRefused(Exception):
@@ -80,9 +81,9 @@ class Solvers:
         self._results: dict[str, ResultOut] = {}
         self._pending: dict[str, Future[Verdict]] = {}
         """Verdict searches under way, by code."""
-        self._hints: dict[HintKey, Future[str | None]] = {}
+        self._hints: dict[HintKey, Future[solver_worker.Hint]] = {}
         """Hint searches under way, by what they answer: an identical hint waits on the same one."""
-        self._asking: dict[str | None, Future[str | None]] = {}
+        self._asking: dict[str | None, Future[solver_worker.Hint]] = {}
         """The hint search each player started and that is not answered yet."""
         self._waiting = 0
         self._closed = False
@@ -126,7 +127,9 @@ class Solvers:
     async def hint(
         self, game: Game, player: str | None = None
     ) -> tuple[bool, Action | None] | None:
-        """(winnable from here, the first move of a best win) for ``player``'s game.
+        """(winnable from here, the hint's move) for ``player``'s game: under our scoring the first
+        move of a best win (None once it cannot be won), under the traditional one the first move
+        of a line to the best score still possible, won or not (solver_worker.Deal).
 
         Raises :class:`HintRefused` at once when this would be a second search of the player's or
         the queue is full. None when there is no answer this time: not within HINT_TIMEOUT, or the
@@ -136,7 +139,8 @@ class Solvers:
         if game.code is None:
             return None
         top = game.top  # None: an empty discard
-        key = (str(game.code), game.present, game.drawn, game.top_rank)
+        streak = game.streak if game.variant.scoring is Scoring.TRADITIONAL else 0
+        key = (str(game.code), game.present, game.drawn, game.top_rank, streak)
         with self._lock:
             self._check_open()
             future = self._hints.get(key)
@@ -145,7 +149,7 @@ class Solvers:
                     raise HintRefused("hint_pending")
                 if self.queued >= SOLVER_QUEUE:
                     raise HintRefused("busy")
-                future = self._submit(solver_worker.hint, *key[:3], top)
+                future = self._submit(solver_worker.hint, *key[:3], top, streak)
                 if future is None:
                     return None
                 self._hints[key] = self._asking[player] = future
@@ -153,7 +157,9 @@ class Solvers:
             self._waiting += 1
         try:
             # shielded: a waiter that gives up must not cancel a search others share
-            text = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), HINT_TIMEOUT)
+            winnable, text = await asyncio.wait_for(
+                asyncio.shield(asyncio.wrap_future(future)), HINT_TIMEOUT
+            )
         except TimeoutError:
             return None
         except asyncio.CancelledError:
@@ -166,11 +172,10 @@ class Solvers:
         finally:
             with self._lock:
                 self._waiting -= 1
-        action = None if text is None else Action.parse(text)
-        return action is not None, action
+        return winnable, None if text is None else Action.parse(text)
 
-    def winnable_code(self, rules: Rules) -> GameCode | None:
-        """A random deal proved winnable under ``rules``, None if none turned up (never seen).
+    def winnable_code(self, variant: Variant) -> GameCode | None:
+        """A random deal of the variant proved winnable, None if none turned up (never seen).
 
         The compiled decide takes microseconds for most deals and about a millisecond at worst, and
         lets go of the GIL, so it runs in the calling thread (the app calls this in its thread
@@ -179,7 +184,7 @@ class Solvers:
         with self._lock:
             self._check_open()
         try:
-            return solver.random_winnable_code(rules)
+            return solver.random_winnable_code(variant)
         except RuntimeError:
             return None
 
@@ -235,7 +240,9 @@ class Solvers:
                 pool.shutdown(wait=False, cancel_futures=True)
         return None
 
-    def _hint_done(self, key: HintKey, player: str | None, future: Future[str | None]) -> None:
+    def _hint_done(
+        self, key: HintKey, player: str | None, future: Future[solver_worker.Hint]
+    ) -> None:
         with self._lock:
             if self._hints.get(key) is future:
                 del self._hints[key]

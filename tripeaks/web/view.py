@@ -9,7 +9,7 @@ from tripeaks.describe import card_name
 from tripeaks.game import ActionKind, Game, Slot, Status, Turn
 from tripeaks.i18n import translator
 from tripeaks.layout import POSITIONS
-from tripeaks.variant import Variant
+from tripeaks.variant import Scoring, Variant
 from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
 
 
@@ -96,11 +96,16 @@ def game_state(
 
 
 def _with_best(result: ResultOut | None, game: Game) -> ResultOut | None:
-    """The verdict with whether this game reached the deal's best score (the page compares nothing)."""
+    """The verdict with whether this game reached the deal's best score (the page compares nothing):
+    a won game under our scoring, any ended one under the traditional scoring (where a stuck game
+    can score the most)."""
     if result is None:
         return None
-    reached = game.is_won and result.best_score is not None and game.score >= result.best_score
-    best = reached if game.is_won and result.best_score is not None else None
+    best = None
+    if result.best_score is not None and (
+        game.is_won or game.variant.scoring is Scoring.TRADITIONAL
+    ):
+        best = game.score >= result.best_score
     return ResultOut(winnable=result.winnable, best_score=result.best_score, best_reached=best)
 
 
