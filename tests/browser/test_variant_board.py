@@ -1,7 +1,8 @@
 """The page draws a game with options as its state says: an empty discard as an empty place, the joker
-as a card of its own, every card face up with open peaks. The server does not offer these games yet
-(codes.OFFERED), so the states are the real view's (tripeaks.web.view.game_state) of engine games,
-served to the page in place of its stored game."""
+as a card of its own, every card face up with open peaks (those still covered dimmed, and named so).
+The first tests serve the real view's states (tripeaks.web.view.game_state) of engine games in place of
+the stored game, to show a chosen moment; the last ones choose the options in the New game window and
+play whole games through the server as a player would."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
-from tripeaks_page import WIN_CODE, no_violations
+from tripeaks_page import WIN_CODE, card, moves, name_at, no_violations, stock
 
-from tripeaks.game import Game
+from tripeaks import streak
+from tripeaks.describe import card_name
+from tripeaks.game import Action, ActionKind, Game
 from tripeaks.web.view import game_state
 
 LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
@@ -44,14 +47,17 @@ def test_an_empty_discard_and_open_peaks(new_page, artifacts, width, height, lan
         "web.discard_empty"
     ]
     expect(discard).to_have_attribute("aria-label", expected)
-    # open peaks: every card is shown face up (none drawn as a back), each named
+    # open peaks: every card is shown face up (none drawn as a back), each named, a covered one so
     cards = page.locator("#tableau .card")
     expect(page.locator("#tableau .card.back")).to_have_count(0)
-    for pos, slot in enumerate(game_state(game, lang, game_id="variant").tableau):
+    words = json.loads(page.request.get(f"/api/i18n/{lang}").text())["messages"]
+    state = game_state(game, lang, game_id="variant")
+    for pos, slot in enumerate(state.tableau):
         assert slot.card is not None
-        expect(page.locator(f"#tableau [data-pos='{pos}']")).to_have_attribute(
-            "aria-label", slot.card.name
-        )
+        name = slot.card.name
+        if pos in state.blocked:
+            name = words["web.card_blocked"].replace("{card}", name)
+        expect(page.locator(f"#tableau [data-pos='{pos}']")).to_have_attribute("aria-label", name)
     assert cards.count() == 28
     page.screenshot(path=artifacts / f"variant-DO-{width}x{height}-{lang}.png")
     no_violations(page, f"empty discard, open peaks ({lang})")
@@ -80,15 +86,16 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
 ) -> None:
     page = new_page(code=WIN_CODE, width=390, height=844)
     dialog = page.locator("#dlg-new")
-    # this version offers none yet: the window shows no scoring and no variant
+    # this version offers every option: the window shows the scoring and every variant
     page.get_by_role("button", name="New game").click()
     expect(dialog).to_be_visible()
-    expect(page.locator("#new-scoring")).to_be_hidden()
-    expect(page.locator("#new-options")).to_be_hidden()
+    expect(page.locator("#new-scoring")).to_be_visible()
+    for option in ("open_peaks", "empty_discard", "joker"):
+        expect(page.locator(f"[data-option='{option}']")).to_be_visible()
     page.keyboard.press("Escape")
-    # a server that offers them (its /api/rules says so): the window shows them, remembers them, and a
-    # new game asks for what was chosen; the refusal of this server is said in the window
+    # a server that offers only some (its /api/rules says so): the window shows those alone
     rules = page.request.get("/api/rules").json()
+    assert rules["offered"] == ["empty_discard", "joker", "open_peaks", "traditional"]
     rules["offered"] = ["traditional", "joker", "open_peaks"]
 
     def offer(route: Route) -> None:
@@ -114,9 +121,7 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
     dialog.get_by_label(re.compile("Traditional:")).check()
     dialog.get_by_label(re.compile("Joker:")).check()
     dialog.get_by_role("button", name="Deal").click()
-    expect(page.locator("#new-error")).to_have_text(
-        "These options are not offered yet: joker, traditional scoring."
-    )
+    expect(dialog).to_be_hidden()
     assert asked[-1] == {
         "rules": "easy",
         "winnable_only": False,
@@ -124,8 +129,79 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
         "open_peaks": False,
         "joker": True,
     }
+    expect(page.locator("#code")).to_have_text(re.compile(r"^TP1-E-[A-Z]{7}-JT$"))
+    expect(page.locator("#score")).to_have_text("0")
     # remembered: the window opens again on the same choices
-    page.keyboard.press("Escape")
     page.get_by_role("button", name="New game").click()
     expect(dialog.get_by_label(re.compile("Joker:"))).to_be_checked()
     expect(dialog.get_by_label(re.compile("Traditional:"))).to_be_checked()
+
+
+BEST_WIN = "TP1-C-OHYPLZE-DJT"
+"""Classic, an empty discard, a joker, the traditional scoring: its best score (67) is a win."""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390), (1440, 900)])
+def test_a_traditional_game_with_a_joker_and_an_empty_discard_is_won_by_clicking(
+    new_page, artifacts, width, height
+) -> None:
+    """Chosen in the New game window by its code, played card by card and draw by draw: the score
+    counts each streak up, the joker is drawn and played on, and the win says it was the best."""
+    page = new_page(code=WIN_CODE, width=width, height=height)
+    page.get_by_role("button", name="New game").click()
+    dialog = page.locator("#dlg-new")
+    dialog.locator("#new-code").fill(BEST_WIN.lower())
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("#code")).to_have_text(BEST_WIN)
+    expect(page.locator("#discard")).to_have_class(re.compile(r"\bvacant\b"))
+    expect(page.locator("#score")).to_have_text("0")
+    line = list(streak.best_score(BEST_WIN).line)
+    done: list[Action] = []
+    game = Game.new(BEST_WIN)
+    for action in line:
+        if action.kind is ActionKind.DRAW:
+            stock(page).click()
+        else:
+            assert action.pos is not None
+            card(page, name_at(BEST_WIN, done, action.pos)).click()
+        done.append(action)
+        game.apply(action)
+        expect(moves(page)).to_have_text(str(len(done)))
+        expect(page.locator("#score")).to_have_text(str(game.score))
+        if game.top is not None and game.top.is_joker:
+            expect(page.locator("#discard")).to_have_class(re.compile(r"\bs-j\b"))
+            page.screenshot(path=artifacts / f"variant-DJT-joker-{width}x{height}.png")
+    assert game.is_won and game.score == 67
+    expect(page.locator("#dlg-win")).to_be_visible()
+    expect(page.locator("#win-result")).to_have_text(
+        "That is the best score this deal allows.", timeout=30_000
+    )
+    page.screenshot(path=artifacts / f"variant-DJT-win-{width}x{height}.png")
+    no_violations(page, "a traditional win")
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "ca"])
+def test_open_peaks_shows_the_covered_cards_dimmed_and_says_so(new_page, artifacts, lang) -> None:
+    code = "TP1-E-AAAAAAB-O"
+    page = new_page(code=code, width=390, height=844, locale=LOCALES[lang])
+    words = json.loads(page.request.get(f"/api/i18n/{lang}").text())["messages"]
+    game = Game.new(code)
+    blocked = page.locator("#tableau .card.blocked")
+    expect(blocked).to_have_count(18)  # all but the bottom row's ten
+    expect(page.locator("#tableau .card.free")).to_have_count(10)
+    covered = game.deal.tableau[0]
+    expect(page.locator("#tableau [data-pos='0']")).to_have_attribute(
+        "aria-label", words["web.card_blocked"].replace("{card}", card_name(covered, lang))
+    )
+    # a covered card refuses a tap and stays; the board says nothing was played
+    page.locator("#tableau [data-pos='0']").click()
+    expect(moves(page)).to_have_text("0")
+    page.screenshot(path=artifacts / f"variant-O-{lang}-390x844.png")
+    no_violations(page, f"open peaks ({lang})")
+
+
+def test_a_hint_under_the_traditional_scoring_where_no_win_is_left(new_page) -> None:
+    page = new_page(code="TP1-C-EYVQHJU-T", width=1280, height=800)
+    page.keyboard.press("h")
+    expect(page.locator("#toast")).to_contain_text("No win is left from here; for the most points")
+    expect(page.locator("#tableau .card.hinted, #stock.hinted")).to_have_count(1)

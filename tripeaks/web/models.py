@@ -95,6 +95,8 @@ class GameState(BaseModel):
     can_draw: bool
     playable: list[int]
     """Positions whose card can be played now (empty once the game is over)."""
+    blocked: list[int] = []
+    """Positions face up but still covered (open peaks alone): shown, not yet playable."""
     streak: int = Field(ge=0)
     """Removals in a row since the last draw."""
     longest_streak: int = Field(ge=0)

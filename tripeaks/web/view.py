@@ -55,6 +55,16 @@ def _tableau(game: Game, lang: str) -> list[SlotOut]:
     ]
 
 
+def _blocked(game: Game) -> list[int]:
+    """With open peaks, the cards shown face up that still lie under another card."""
+    if not game.variant.open_peaks:
+        return []
+    free = set(game.free_positions())
+    return [
+        pos for pos in range(len(game.deal.tableau)) if game.present >> pos & 1 and pos not in free
+    ]
+
+
 @cache
 def _stock_label(lang: str, size: int) -> str:
     return translator(lang).plural("stock.label", size)
@@ -82,6 +92,7 @@ def game_state(
         can_undo=game.can_undo,
         can_draw=game.can_draw,
         playable=[] if game.is_over else game.playable_positions(),
+        blocked=_blocked(game),
         streak=game.streak,
         longest_streak=game.longest_streak,
         leaving_counts_as_loss=game.leaving_counts_as_loss,

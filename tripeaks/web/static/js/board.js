@@ -99,16 +99,20 @@ export function buildTableau(container, positions, interactive) {
   return elements;
 }
 
-export function paintTableau(elements, tableau, interactive) {
+/** The tableau's cards as the state has them; ``blocked`` (open peaks): face up, still covered. */
+export function paintTableau(elements, tableau, interactive, blocked = []) {
+  const covered = new Set(blocked);
   for (const slot of tableau) {
     const el = elements[slot.pos];
     if (!el) continue;
     const removed = slot.slot === "removed";
     if (el.hidden !== removed) el.hidden = removed; // only what changed is written
-    el.classList.toggle("free", slot.slot === "face_up");
+    const under = covered.has(slot.pos);
+    el.classList.toggle("free", slot.slot === "face_up" && !under);
+    el.classList.toggle("blocked", under);
     if (slot.slot === "face_up" && slot.card) {
       if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
-      if (interactive) label(el, slot.card.name);
+      if (interactive) label(el, under ? t("web.card_blocked", { card: slot.card.name }) : slot.card.name);
     } else {
       if (!el.classList.contains("back")) paintBack(el);
       if (interactive) label(el, t("card.hidden"));
@@ -258,7 +262,7 @@ export function render(s, { animate = false } = {}) {
     if (discard.dataset.card !== game.discard.label) paintFace(discard, game.discard);
     discard.setAttribute("aria-label", t("web.discard_now", { card: game.discard.name }));
   }
-  paintTableau(cards, game.tableau, true);
+  paintTableau(cards, game.tableau, true, game.blocked);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
   // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
   // New game when the game is over and nothing can be undone; none while the game goes on.
@@ -315,15 +319,18 @@ export function firstControl(game) {
   return (game && game.playable.length && cards[game.playable[0]]) || $("#stock");
 }
 
-/** The solver's line about the deal, once the game is over. */
+/** The solver's line about the deal, once the game is over. Under the traditional scoring the best
+ * score is of any ending, so a stuck game can reach it too, and a lost deal still has one. */
 function resultLine(game) {
   const r = game.result;
   if (!r) return "";
-  if (game.status === "won") {
-    if (r.best_reached) return t("web.result.best_reached");
-    return r.best_reached === false && r.best_score != null ? t("web.result.best", { best: r.best_score }) : "";
+  if (r.best_reached) return t("web.result.best_reached");
+  const best = r.best_score != null ? { best: r.best_score } : null;
+  if (game.status === "won") return r.best_reached === false && best ? t("web.result.best", best) : "";
+  if (game.variant.scoring === "traditional" && best) {
+    return t(r.winnable ? "web.result.could_win_traditional" : "web.result.unwinnable_traditional", best);
   }
-  if (r.winnable && r.best_score != null) return t("web.result.could_win", { best: r.best_score });
+  if (r.winnable && best) return t("web.result.could_win", best);
   return r.winnable ? "" : t("web.result.unwinnable");
 }
 
