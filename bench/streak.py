@@ -1,8 +1,10 @@
 """Time the traditional scoring's best score (tripeaks.streak.best_score) from the start of a deal.
 
-    .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--python-deals 0]
+    .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--options DJ]
+                                     [--python-deals 0]
 
-The bench's fixed codes (bench/reference.py) with the traditional scoring, one process: median,
+The bench's fixed codes (bench/reference.py) with the traditional scoring (and ``--options``, any of
+D J O, the variants beside it), one process: median,
 p99 and max wall time per deal and deals/s, the load average, and the spread of the best scores
 (how many deals have a best line that is not a win, how many cannot be won). ``--python-deals``
 times the Python fallback on the first few deals too (seconds each) and says on how many its
@@ -60,12 +62,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules", nargs="+", choices=["easy", "classic"], default=["easy", "classic"]
     )
+    parser.add_argument("--options", default="", help="variants beside T: any of D, J, O")
     parser.add_argument("--python-deals", type=int, default=0)
     args = parser.parse_args(argv)
+    if set(args.options) - set("DJO"):
+        parser.error("--options takes D, J and O")
     print(f"compiled: {streak.COMPILED}")
     for name in args.rules:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
-        variant = Variant(rules, Scoring.TRADITIONAL)
+        variant = Variant(rules, Scoring.TRADITIONAL).with_options(args.options + "T")
         codes = [GameCode(variant, c.letters) for c in fixed_codes(args.deals, rules)]
         wall, cpu, answers = timed(codes, compiled=streak.COMPILED)
         report(f"{name} best score, wall", wall)

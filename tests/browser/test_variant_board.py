@@ -11,7 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
-from tripeaks_page import WIN_CODE, card, moves, name_at, no_violations, stock
+from tripeaks_page import WIN_CODE, card, choose, moves, name_at, no_violations, stock
 
 from tripeaks import streak
 from tripeaks.describe import card_name
@@ -205,3 +205,30 @@ def test_a_hint_under_the_traditional_scoring_where_no_win_is_left(new_page) -> 
     page.keyboard.press("h")
     expect(page.locator("#toast")).to_contain_text("No win is left from here; for the most points")
     expect(page.locator("#tableau .card.hinted, #stock.hinted")).to_have_count(1)
+
+
+def test_statistics_keep_a_kind_of_game_with_options_apart(new_page, artifacts) -> None:
+    """A Classic game under the traditional scoring, stuck after drawing the whole stock (23 draws,
+    -115 points) and left: counted in a table of its own, not in Classic's."""
+    code = "TP1-C-AAAAAAH-T"
+    page = new_page(code=code, width=390, height=844)
+    for n in range(1, 24):
+        page.keyboard.press("d")
+        expect(moves(page)).to_have_text(str(n))
+    expect(page.locator("#score")).to_have_text(re.compile(r"^[-−]115$"))
+    expect(page.locator("#stuck")).to_be_visible()
+    page.locator("#stuck").get_by_role("button", name="New game").click()
+    page.locator("#dlg-new").get_by_role("button", name="Deal").click()
+    page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
+    expect(page.locator("#code")).not_to_have_text(code)
+    choose(page, "Statistics")
+    stats = page.locator("#dlg-stats")
+    tables = stats.locator("table.stats-grid")
+    expect(tables).to_have_count(2)
+    standard, kind = tables.nth(0), tables.nth(1)
+    expect(standard.get_by_role("row", name="Games played")).to_have_text("Games played00")
+    expect(kind.get_by_role("columnheader")).to_have_text("Classic · traditional scoring")
+    expect(kind.get_by_role("row", name="Games played")).to_contain_text("1")
+    expect(kind.get_by_role("row", name="Best score")).to_contain_text(re.compile(r"[-−]115"))
+    page.screenshot(path=artifacts / "variant-stats-390x844.png")
+    no_violations(page, "statistics with a kind of game apart")

@@ -301,8 +301,9 @@ export function render(s, { animate = false } = {}) {
   if (!rover || rover.hidden) setRover(firstControl(game));
 }
 
-/** The rules, then the options the game is played with ("Easy · joker, traditional scoring"). */
-function rulesLine(game) {
+/** The rules, then the options the game is played with ("Easy · joker, traditional scoring"); also
+ * the statistics' name of a kind of game (anything with ``rules`` and ``variant``). */
+export function rulesLine(game) {
   const v = game.variant || {};
   const options = [
     v.empty_discard && "option.empty_discard",

@@ -1,7 +1,10 @@
-// The statistics window: both rule sets side by side, the recent games (each one replays its deal), reset.
+// The statistics window: both rule sets side by side, then each kind of game with options played (kept
+// apart: a joker or the traditional scoring changes what a win rate or a score means), the recent games
+// (each one replays its deal), reset.
 // Loaded when first opened (main.js).
 
 import { get, write } from "./api.js";
+import { rulesLine } from "./board.js";
 import { closeDialog, confirm, openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { startGame } from "./game.js";
@@ -21,6 +24,17 @@ const ROWS = [
   ["average_winning_score", { maximumFractionDigits: 0 }],
 ];
 
+/** A table of the statistics' rows, a column per [heading, Stats]. */
+function grid(columns) {
+  const table = h("table", { className: "stats-grid" });
+  table.createTHead().append(h("tr", {}, h("td"), ...columns.map(([head]) => h("th", { scope: "col" }, head))));
+  const rows = table.createTBody();
+  for (const [key, options] of ROWS) {
+    rows.append(h("tr", {}, h("th", { scope: "row" }, t(`web.stats.${key}`)), ...columns.map(([, stats]) => h("td", {}, number(stats[key], options)))));
+  }
+  return table;
+}
+
 async function fill() {
   const body = $("#stats-body");
   const { status, data } = await get("/api/stats");
@@ -28,12 +42,8 @@ async function fill() {
     body.textContent = t("web.error.network");
     return;
   }
-  const table = h("table", { className: "stats-grid" });
-  table.createTHead().append(h("tr", {}, h("td"), ...RULES.map((r) => h("th", { scope: "col" }, t(`web.rules.${r}_short`)))));
-  const rows = table.createTBody();
-  for (const [key, options] of ROWS) {
-    rows.append(h("tr", {}, h("th", { scope: "row" }, t(`web.stats.${key}`)), ...RULES.map((r) => h("td", {}, number(data[r][key], options)))));
-  }
+  const table = grid(RULES.map((r) => [t(`web.rules.${r}_short`), data[r]]));
+  const kinds = (data.variants || []).map((kind) => grid([[rulesLine(kind), kind.stats]]));
   const when = new Intl.DateTimeFormat(state.lang, { dateStyle: "medium", timeStyle: "short" });
   const recent = h("ul", { className: "recent" });
   for (const game of data.recent || []) {
@@ -52,7 +62,7 @@ async function fill() {
     });
     recent.append(h("li", {}, button));
   }
-  const parts = [table, h("h3", {}, t("web.stats.recent"))];
+  const parts = [table, ...kinds, h("h3", {}, t("web.stats.recent"))];
   if (recent.children.length) parts.push(h("p", { className: "help-text" }, t("web.stats.replay")), recent);
   else parts.push(h("p", { className: "muted" }, t("web.stats.recent_empty")));
   body.replaceChildren(...parts);
