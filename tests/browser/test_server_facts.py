@@ -35,11 +35,32 @@ def test_the_scoring_table_is_the_one_the_server_sends(new_page):
     rules["scoring"][2]["points"] = 250
     page.route("**/api/rules", lambda route: route.fulfill(json=rules))
     page.keyboard.press("?")
-    rows = page.locator("#help-scoring table tbody tr")
+    rows = page.locator("#help-scoring-ours tbody tr")
     expect(rows).to_have_count(3)
     words = messages("fi")
     expect(rows.nth(0)).to_have_text(f"{words['help.scoring.remove']}\u22121")
     expect(rows.nth(2)).to_have_text(f"{words['help.scoring.peak']}+250")
+
+
+def test_the_traditional_table_and_its_sentences_are_the_servers_numbers(new_page):
+    page = new_page(settings={"tripeaks.lang": "ca"})
+    rules = page.request.get("/api/rules").json()
+    rules["traditional"] = {"start": 10, "draw": -7, "peaks": [20, 25, 40], "best": 526}
+    page.route("**/api/rules", lambda route: route.fulfill(json=rules))
+    page.keyboard.press("?")
+    page.locator("#help-scoring-title").click()
+    rows = page.locator("#help-scoring-traditional tbody tr")
+    words = messages("ca")
+    expect(rows).to_have_count(6)
+    expect(rows.nth(0)).to_have_text(f"{words['help.scoring.t_start']}10")
+    expect(rows.nth(2)).to_have_text(f"{words['help.scoring.t_draw']}\u22127")
+    expect(rows.nth(3)).to_have_text(f"{words['help.scoring.t_peak1']}+20")
+    expect(rows.nth(4)).to_have_text(f"{words['help.scoring.t_peak2']}+25")
+    expect(rows.nth(5)).to_have_text(f"{words['help.scoring.t_peak3']}+40")
+    body = page.locator("#help-scoring-body")
+    expect(body).to_contain_text(words["help.scoring.traditional"].format(start=10))
+    best = words["help.scoring.traditional_after"].split("\n\n")[0]
+    expect(body).to_contain_text(best.format(cards=28, bonus=85, best=526))
 
 
 def test_the_confirmation_asks_when_the_server_says_leaving_counts_as_a_loss(new_page):

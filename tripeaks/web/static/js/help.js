@@ -1,13 +1,14 @@
 // The help window, built from help.po: "How to play" with a picture of the start of a real deal, then
-// sections that open on demand (the rules in full, a worked example, scoring with its table from
+// sections that open on demand (the rules in full, a worked example, scoring with both its tables from
 // GET /api/rules, undo, codes, our choices, variants, keys, sources). The pictures are the engine's boards
-// (GET /api/preview), captioned in words for people. Loaded when first opened (main.js).
+// (GET /api/preview), captioned in words for people. The options are named as everywhere else
+// (option.* of the catalog, like the header's rules line). Loaded when first opened (main.js).
 
 import { get, loadRules } from "./api.js";
 import { buildTableau, paintFace, paintTableau } from "./board.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
-import { points, t } from "./i18n.js";
+import { number, points, t } from "./i18n.js";
 import { state } from "./state.js";
 
 // "How to play" comes first and stays open; the other sections open on demand.
@@ -15,6 +16,8 @@ const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "va
 const KEYS = ["arrows", "enter", "d", "u", "n", "h", "help", "b", "esc"];
 const EXAMPLE = "TP1-E-AAAAAAB"; // rules.md §6: its start, and after K♣, A♦ and K♥
 const EXAMPLE_LINE = "play 21,play 19,play 22";
+const VARIANTS = ["open_peaks", "empty_discard", "joker"]; // the New game window's order
+const CARDS = 28; // on the table: the best traditional run plays them all
 
 let builtFor = null;
 
@@ -42,15 +45,67 @@ function headRow(table, ...ids) {
   table.createTHead().append(h("tr", {}, ...ids.map((id) => h("th", { scope: "col" }, t(id)))));
 }
 
-/** The scoring table as GET /api/rules gives it: each event and its points. */
+function row(label, value) {
+  return h("tr", {}, h("td", {}, label), h("td", { className: "num" }, value));
+}
+
+/** Our scoring table as GET /api/rules gives it: each event and its points. */
 function scoringTable(rules) {
-  const table = h("table");
+  const table = h("table", { id: "help-scoring-ours" });
   headRow(table, "help.scoring.event", "help.scoring.points");
   const body = table.createTBody();
-  for (const row of rules ? rules.scoring : []) {
-    body.append(h("tr", {}, h("td", {}, t(`help.scoring.${row.event}`)), h("td", { className: "num" }, points(row.points))));
-  }
+  for (const { event, points: value } of rules ? rules.scoring : []) body.append(row(t(`help.scoring.${event}`), points(value)));
   return table;
+}
+
+/** The traditional scoring's table from GET /api/rules `traditional`: the start, a run, a draw, each peak. */
+function traditionalTable(rules) {
+  const table = h("table", { id: "help-scoring-traditional" });
+  headRow(table, "help.scoring.event", "help.scoring.points");
+  const body = table.createTBody();
+  const trad = rules && rules.traditional;
+  if (!trad) return table;
+  body.append(
+    row(t("help.scoring.t_start"), number(trad.start)),
+    row(t("help.scoring.t_remove"), `${points(1)}, ${points(2)}, ${points(3)}…`),
+    row(t("help.scoring.t_draw"), points(trad.draw)),
+    ...trad.peaks.map((value, i) => row(t(`help.scoring.t_peak${i + 1}`), points(value))),
+  );
+  return table;
+}
+
+/** The figures the traditional scoring's sentences quote, from the same reply as its table. */
+function traditionalFigures(rules) {
+  const trad = rules && rules.traditional;
+  if (!trad) return {};
+  return { start: number(trad.start), best: number(trad.best), bonus: number(trad.peaks.reduce((a, b) => a + b, 0)), cards: number(CARDS) };
+}
+
+/** An option's name as the header's rules line and the API name it (option.*), as a heading. */
+function optionName(name) {
+  const word = t(`option.${name}`);
+  return word.charAt(0).toLocaleUpperCase(state.lang) + word.slice(1);
+}
+
+function scoringBody(rules) {
+  const figures = traditionalFigures(rules);
+  return [
+    ...paragraphs(t("help.scoring.intro")),
+    h("h4", { id: "help-scoring-ours-title" }, t("help.scoring.ours")),
+    ...paragraphs(t("help.scoring.body")),
+    scoringTable(rules),
+    ...paragraphs(t("help.scoring.after")),
+    h("h4", { id: "help-scoring-traditional-title" }, optionName("traditional")),
+    ...paragraphs(t("help.scoring.traditional", figures)),
+    traditionalTable(rules),
+    ...paragraphs(t("help.scoring.traditional_after", figures)),
+  ];
+}
+
+/** Each variant under its name, then what they share and what is not offered. */
+function variantsBody() {
+  const each = VARIANTS.flatMap((name) => [h("h4", { id: `help-variant-${name}` }, optionName(name)), ...paragraphs(t(`help.variants.${name}`))]);
+  return [...paragraphs(t("help.variants.body")), ...each, ...paragraphs(t("help.variants.after"))];
 }
 
 function keysTable() {
@@ -95,12 +150,13 @@ async function build() {
   const howtoTitle = h("h3", { id: "help-howto-title" }, t("help.howto.title"));
   const [lead, ...rest] = paragraphs(t("help.howto.body")); // the picture comes after the first sentence
   const howto = h("section", { id: "help-howto", "aria-labelledby": howtoTitle.id }, howtoTitle, lead, ...start, ...rest);
-  const extra = {
-    example: after.concat(paragraphs(t("help.example.after"))),
-    scoring: [scoringTable(state.rules), ...paragraphs(t("help.scoring.after"))],
-    keys: [keysTable()],
+  const bodies = {
+    example: [...paragraphs(t("help.example.body")), ...after, ...paragraphs(t("help.example.after"))],
+    scoring: scoringBody(state.rules),
+    variants: variantsBody(),
+    keys: [...paragraphs(t("help.keys.body")), keysTable()],
   };
-  const more = SECTIONS.map((name) => disclosure(name, [...paragraphs(t(`help.${name}.body`)), ...(extra[name] || [])]));
+  const more = SECTIONS.map((name) => disclosure(name, bodies[name] || paragraphs(t(`help.${name}.body`))));
   $("#help-body").replaceChildren(howto, h("p", { className: "help-text help-open" }, t("help.open")), ...more);
   builtFor = state.rules ? state.lang : null; // without the rules, built again next time
 }
