@@ -98,3 +98,22 @@ def test_an_empty_stock_reads_zero_cards() -> None:
     assert game.describe("en").startswith("Stock: 0 cards; discard: 7 of spades.")
     assert game.describe("fi").startswith("Nostopakka: 0 korttia; poistopino: pata 7.")
     assert game.describe("ca").startswith("Pila per robar: 0 cartes; pila de descart: 7 de piques.")
+
+
+COVERED = {
+    "en": "{} (under another card)",
+    "fi": "{} (toisen kortin alla)",
+    "ca": "{} (sota una altra carta)",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(COVERED))
+def test_open_peaks_names_every_card_and_says_which_are_still_covered(lang: str) -> None:
+    game = Game.new("TP1-E-AAAAAAB-O")
+    cards = game.deal.tableau
+    text = game.describe(lang)
+    peaks = ", ".join(COVERED[lang].format(card_name(cards[pos], lang)) for pos in range(3))
+    assert peaks in text
+    bottom = ", ".join(card_name(cards[pos], lang) for pos in range(18, 28))
+    assert text.rstrip(".").endswith(bottom)
+    assert text.count(COVERED[lang].format("")) == 18  # all but the bottom row's ten

@@ -39,13 +39,17 @@ def describe(game: Game, lang: str = "en") -> str:
 
     slots = game.slots()
     cards = game.deal.tableau
+    free = set(game.free_positions())
+
+    def name(pos: int) -> str:
+        if slots[pos] is not Slot.FACE_UP:
+            return hidden
+        if pos in free:
+            return card_name(cards[pos], lang)
+        return _("card.covered", card=card_name(cards[pos], lang))  # open peaks
 
     def row(positions: tuple[int, ...]) -> str:
-        names = [
-            card_name(cards[pos], lang) if slots[pos] is Slot.FACE_UP else hidden
-            for pos in positions
-            if slots[pos] is not Slot.REMOVED
-        ]
+        names = [name(pos) for pos in positions if slots[pos] is not Slot.REMOVED]
         return ", ".join(names) if names else _("row.empty")
 
     return _(

@@ -56,7 +56,7 @@ def test_an_empty_discard_and_open_peaks(new_page, artifacts, width, height, lan
         assert slot.card is not None
         name = slot.card.name
         if pos in state.blocked:
-            name = words["web.card_blocked"].replace("{card}", name)
+            name = words["card.covered"].replace("{card}", name)
         expect(page.locator(f"#tableau [data-pos='{pos}']")).to_have_attribute("aria-label", name)
     assert cards.count() == 28
     page.screenshot(path=artifacts / f"variant-DO-{width}x{height}-{lang}.png")
@@ -191,7 +191,7 @@ def test_open_peaks_shows_the_covered_cards_dimmed_and_says_so(new_page, artifac
     expect(page.locator("#tableau .card.free")).to_have_count(10)
     covered = game.deal.tableau[0]
     expect(page.locator("#tableau [data-pos='0']")).to_have_attribute(
-        "aria-label", words["web.card_blocked"].replace("{card}", card_name(covered, lang))
+        "aria-label", words["card.covered"].replace("{card}", card_name(covered, lang))
     )
     # a covered card refuses a tap and stays; the board says nothing was played
     page.locator("#tableau [data-pos='0']").click()

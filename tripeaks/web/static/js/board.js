@@ -112,7 +112,7 @@ export function paintTableau(elements, tableau, interactive, blocked = []) {
     el.classList.toggle("blocked", under);
     if (slot.slot === "face_up" && slot.card) {
       if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
-      if (interactive) label(el, under ? t("web.card_blocked", { card: slot.card.name }) : slot.card.name);
+      if (interactive) label(el, under ? t("card.covered", { card: slot.card.name }) : slot.card.name);
     } else {
       if (!el.classList.contains("back")) paintBack(el);
       if (interactive) label(el, t("card.hidden"));
