@@ -121,6 +121,13 @@ class PgStore(Storage):
         with self._pool.connection() as connection:
             return connection.execute(_sql(sql), args).fetchall()
 
+    def statement(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """One statement (psycopg's ``%s`` parameters) on a pooled connection, committed by itself:
+        for what belongs to no game, the shared rate limits (web/ratelimit_pg.py)."""
+        with self._pool.connection() as connection:
+            cursor = connection.execute(sql.encode(), args)
+            return cursor.fetchall() if cursor.description else []
+
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
 

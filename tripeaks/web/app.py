@@ -13,12 +13,12 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from tripeaks.store import open_store
+from tripeaks.store import Storage, open_store
 from tripeaks.web import errors, guard, health
 from tripeaks.web.committer import Committer
 from tripeaks.web.compress import PageGzip
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import Limiter
+from tripeaks.web.ratelimit import Counts, Limiter
 from tripeaks.web.routes import STATIC, Backend, router
 from tripeaks.web.solving import Solvers
 
@@ -67,7 +67,7 @@ def create_app(
             *(health.metrics_router.routes if meter else ()),
         ],
     )
-    limiter = Limiter(hosting.rates)
+    limiter = Limiter(hosting.rates, counts=_shared_counts(store))
     app.state.backend = Backend(store, Committer(store), solvers, limiter, meter)
     errors.install(app)
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
@@ -80,6 +80,17 @@ def create_app(
         meter.install(app)  # outermost: it counts refusals too
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
+
+
+def _shared_counts(store: Storage) -> Counts | None:
+    """The rate limits' counts every worker shares, for a store that several workers share."""
+    if not store.shared:
+        return None  # one process (SQLite): its memory is the one place
+    from tripeaks.store_pg import PgStore
+    from tripeaks.web.ratelimit_pg import PgCounts
+
+    assert isinstance(store, PgStore)
+    return PgCounts(store.statement)
 
 
 def from_environment() -> FastAPI:

@@ -2,8 +2,9 @@
 
 Each new game makes a stored game (and, without a cookie, a new player); a "winnable deals only"
 game and a hint each cost the solver real CPU. Nobody playing meets these limits: they are there
-for scripts. The counting is the ``limits`` library's moving window, in this process's memory: with
-several workers each counts on its own (docs/deploy.md, "Rate limits", says how to share them).
+for scripts. The counting is a moving window: the ``limits`` library's, in this process's memory, for
+a server on SQLite (one process: a second one is refused); for one on PostgreSQL, whose workers and
+machines all answer the same players, a table in the database that they share (ratelimit_pg.py).
 The local app (one player, on loopback) has none unless asked for (serve.hosting).
 """
 
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from ipaddress import IPv6Address, ip_address
+from typing import Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -51,34 +54,83 @@ def rates(overrides: Iterable[str] = ()) -> dict[str, str]:
     return chosen
 
 
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One window a request counts in: at most ``limit`` hits of ``name`` by ``key`` (a player or
+    an address) within the last ``seconds``."""
+
+    name: str
+    key: str
+    limit: int
+    seconds: int
+    item: RateLimitItem
+
+
+class Counts(Protocol):
+    """Where the hits are counted."""
+
+    shared: bool
+    """Every worker of every machine counts in the same place."""
+
+    def take(self, checks: Sequence[Check]) -> int | None:
+        """One hit in each window if every window has room, None; otherwise nothing, and the
+        seconds until there is room in all of them."""
+        ...
+
+
+class MemoryCounts:
+    """The ``limits`` library's moving windows in this process's memory."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self._windows = MovingWindowRateLimiter(MemoryStorage())
+
+    def take(self, checks: Sequence[Check]) -> int | None:
+        full = [c for c in checks if not self._windows.test(c.item, c.name, c.key)]
+        if full:
+            now = time.time()
+            resets = (
+                self._windows.get_window_stats(c.item, c.name, c.key).reset_time for c in full
+            )
+            return max(1, math.ceil(max(resets) - now))
+        for c in checks:
+            self._windows.hit(c.item, c.name, c.key)
+        return None
+
+
 class Limiter:
     """The app's counters: one moving window per rate, kind of request and player or address."""
 
-    def __init__(self, chosen: Mapping[str, str] = DEFAULT_RATES) -> None:
-        self._windows = MovingWindowRateLimiter(MemoryStorage())
+    def __init__(
+        self, chosen: Mapping[str, str] = DEFAULT_RATES, counts: Counts | None = None
+    ) -> None:
+        self.counts: Counts = counts or MemoryCounts()
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(rate) for name, rate in chosen.items() if rate.lower() not in OFF
         }
 
+    @property
+    def active(self) -> bool:
+        """Some rate is limited at all."""
+        return bool(self._items)
+
     def refusal(self, kinds: Iterable[str], player: str | None, address: str | None) -> int | None:
         """Count one request of each kind; None if all are within their limits, else the seconds
-        to wait (and then nothing was counted, so a refused request costs the player nothing)."""
+        to wait (and then nothing was counted, so a refused request costs the player nothing).
+        Shared counts are a database round trip: call it off the event loop then."""
         if not self._items:
             return None
-        checks: list[tuple[RateLimitItem, str, str]] = []
+        checks: list[Check] = []
         for kind in kinds:
             for whom, key in (("player", player), ("address", network(address))):
                 if key is not None:
                     name = f"{kind}_per_{whom}"
-                    checks.extend((item, name, key) for item in self._items.get(name, ()))
-        full = [check for check in checks if not self._windows.test(*check)]
-        if full:
-            now = time.time()
-            resets = (self._windows.get_window_stats(*check).reset_time for check in full)
-            return max(1, math.ceil(max(resets) - now))
-        for check in checks:
-            self._windows.hit(*check)
-        return None
+                    checks.extend(
+                        Check(name, key, item.amount, item.get_expiry(), item)
+                        for item in self._items.get(name, ())
+                    )
+        return self.counts.take(checks) if checks else None
 
 
 def network(address: str | None) -> str | None:

@@ -111,14 +111,21 @@ class Caller:
     """The request's ASGI scope: its client address and scheme, read only by the routes that
     need them (rate limits, the cookie's ``Secure``)."""
 
-    def refuse_if_limited(self, *kinds: str, player: str | None = None) -> None:
+    async def refuse_if_limited(self, *kinds: str, player: str | None = None) -> None:
         """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit.
 
         ``player`` is the one counted when it is not the cookie's (a new player's first game).
+        Counts the workers share are a database round trip, made off the event loop.
         """
         client = self.scope.get("client")
         address = client[0] if client else None
-        wait = self.backend.limiter.refusal(kinds, player or self.player, address)
+        limiter, who = self.backend.limiter, player or self.player
+        if not limiter.active:
+            return
+        if limiter.counts.shared:
+            wait = await run_in_threadpool(limiter.refusal, kinds, who, address)
+        else:
+            wait = limiter.refusal(kinds, who, address)
         if wait is None:
             return
         if self.backend.meter is not None:
@@ -147,7 +154,7 @@ async def _hint_allowed(request: Request) -> AsyncIterator[None]:
     A dependency of that one route (which is not on the hot path of actions), so that its body
     stays the solver's business."""
     caller = _caller(request)
-    caller.refuse_if_limited("hints")
+    await caller.refuse_if_limited("hints")
     meter = caller.backend.meter
     if meter is None:
         yield
@@ -350,7 +357,7 @@ async def new_game(
     if player is None:
         player = new_id()  # made now, so that its first game counts against its own limit too
     winnable = body.winnable_only and code is None  # a typed code never asks the solver
-    caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
+    await caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
     if code is None:  # the options asked for must be offered, as a typed code's are
         _offer(variant, lang)
     if code is None and winnable:
