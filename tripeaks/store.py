@@ -26,11 +26,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import astuple, dataclass, field, fields, replace
+from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from tripeaks import migrations
+from tripeaks import daily, migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 from tripeaks.stats import Totals, count
@@ -71,6 +72,26 @@ _PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
 makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
 sync; PostgreSQL loses its in-page update)."""
 _LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
+_DAILY_MOVE = (
+    "UPDATE dailies SET finished = ?, won = ?, score = ?, moves = ?, streak = ?, peaks = ?,"
+    " first_at = COALESCE(first_at, ?), last_at = ?, seconds = ? - COALESCE(first_at, ?)"
+    " WHERE game = ? AND ranked = 1"
+)
+"""A ranked daily's figures after each of its actions, as the engine has them, with the server's
+time of its first action (kept from the first) and of this one: the board reads only these."""
+_BOARD_ORDER = "score DESC, moves, seconds, game"
+_SHOWN = "day = ? AND ranked = 1 AND finished = 1"
+_AHEAD = (
+    f"SELECT (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score > ?)"
+    f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves < ?)"
+    f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves = ? AND seconds < ?)"
+)
+"""Standings strictly ahead of one (score, moves, seconds): its rank is one more than that (equal
+figures share a rank). Three counts, each a range of the board's index."""
+_STANDING = (
+    "SELECT d.day, d.player, p.name, d.game, d.ranked, d.finished, d.won, d.score, d.moves,"
+    " d.seconds, d.streak, d.peaks FROM dailies d LEFT JOIN players p ON p.player = d.player"
+)
 
 
 class UnknownGame(LookupError):
@@ -108,6 +129,14 @@ class ActionRefused(Refused):
         self.refusal = refusal
 
 
+class PolicyRefused(Refused):
+    """A daily's policy refused the action (daily.refusal): an undo in the ranked attempt."""
+
+    def __init__(self, game: Game, reason: str) -> None:
+        self.reason = reason
+        super().__init__(game)
+
+
 class _MovedOn(Exception):
     """A staged action's UPDATE matched no row: the game moved on elsewhere since it was applied."""
 
@@ -128,6 +157,43 @@ class Record:
     """Staged changes not yet committed; such a game is never dropped from the cache."""
     stored: int = 0
     """The version the database is known to hold: a shared store checks it before trusting us."""
+    daily: daily.Tag | None = None
+    """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One daily game as the dailies table keeps it (figures: a ranked attempt's only)."""
+
+    day: date
+    player: str
+    name: str | None
+    """The player's nickname, if set."""
+    game: str
+    ranked: bool
+    finished: bool
+    won: bool
+    score: int
+    moves: int
+    seconds: float
+    """From the first action to the last, as the server's clock measured them."""
+    streak: int
+    peaks: int
+    """Peaks cleared, as bits (daily.peaks_mask)."""
+
+    @classmethod
+    def of(cls, row: Sequence[Any]) -> Standing:
+        day, player, name, game, ranked, finished, won, *figures = row
+        return cls(
+            date.fromisoformat(day),
+            player,
+            name,
+            game,
+            bool(ranked),
+            bool(finished),
+            bool(won),
+            *figures,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,19 +341,22 @@ class Storage:
 
     # Changes -------------------------------------------------------------------------------
 
-    def stage_create(self, player: str, code: GameCode) -> Created:
-        """A new game; the player's unfinished games are left first (a touched one counts lost)."""
-        created = self._stage_create(player, code)
+    def stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
+        """A new game; the player's unfinished games are left first (a touched one counts lost).
+
+        ``tag`` makes it a daily game (its row in ``dailies``); the database keeps one ranked
+        attempt per player and day: a second one is stored unranked (and dropped from memory)."""
+        created = self._stage_create(player, code, tag)
         self._tell()
         return created
 
-    def _stage_create(self, player: str, code: GameCode) -> Created:
+    def _stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
         game = Game.new(code)
         game_id = new_id()
         created = time.time()
         with self._lock:
             leaving = [(r, len(r.game.actions), c) for r, c in self._leave_unfinished(player)]
-            record = Record(game_id, player, game)
+            record = Record(game_id, player, game, daily=tag)
 
             def write(db: Db) -> None:
                 for left, version, counted in leaving:
@@ -301,6 +370,8 @@ class Storage:
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, player, str(code), created, game.score, game.status.value),
                 )
+                if tag is not None:
+                    self._stage_daily(db, record, tag)
 
             self._remember(record)
             change = self._stage(write, (record, *(left for left, _v, _c in leaving)))
@@ -359,6 +430,9 @@ class Storage:
                 return self._again(record, seen)
         if version != len(game.actions):
             raise StaleVersion(game.copy())
+        refused = daily.refusal(record.daily, action.kind)
+        if refused is not None:
+            raise PolicyRefused(game.copy(), refused)
         try:
             turn = game.act(action)
         except IllegalMove as refusal:
@@ -366,12 +440,15 @@ class Storage:
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
+        figures = self._daily_figures(record, time.time())
 
         def write(db: Db) -> None:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
             if won:
                 self._count(db, record.player, game_id, game, "won")
+            if figures is not None:
+                db.execute(_DAILY_MOVE, figures)
 
         change = self._stage(write, (record,))
         change.action = (action, seq + 1)
@@ -506,6 +583,107 @@ class Storage:
         with self._lock:
             rows = self._read(query, args)
         return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+
+    # Dailies ------------------------------------------------------------------------------
+
+    def daily_tag(self, game_id: str) -> daily.Tag | None:
+        """Whether a game is a daily (and which day's, ranked or not): None for any other game."""
+        with self._lock:
+            record = self._cache.get(game_id)
+            if record is not None:
+                return record.daily
+            rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+        return daily.Tag(date.fromisoformat(rows[0][0]), bool(rows[0][1])) if rows else None
+
+    def daily_games(self, player: str, day: date) -> list[Standing]:
+        """The player's daily games of a day, oldest first (the ranked attempt first of all)."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
+                " ORDER BY d.ranked DESC, g.created_at",
+                (player, day.isoformat()),
+            )
+        return [Standing.of(row) for row in rows]
+
+    def board(self, day: date, limit: int) -> tuple[list[Standing], int]:
+        """The day's best finished ranked attempts in the board's order, and how many there are."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
+                f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
+                " LIMIT ?",
+                (day.isoformat(), limit),
+            )
+            total = self._read(f"SELECT count(*) FROM dailies WHERE {_SHOWN}", (day.isoformat(),))
+        return [Standing.of(row) for row in rows], int(total[0][0])
+
+    def rank(self, standing: Standing) -> int:
+        """A finished ranked attempt's place on its day's board (equal figures share one)."""
+        day, score, moves, seconds = (
+            standing.day.isoformat(),
+            standing.score,
+            standing.moves,
+            standing.seconds,
+        )
+        with self._lock:
+            rows = self._read(_AHEAD, (day, score, day, score, moves, day, score, moves, seconds))
+        return int(rows[0][0]) + 1
+
+    def daily_history(self, player: str, first: date, last: date) -> list[Standing]:
+        """The player's ranked attempts from ``first`` to ``last`` (both included), newest first."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
+                " ORDER BY d.day DESC",
+                (player, first.isoformat(), last.isoformat()),
+            )
+        return [Standing.of(row) for row in rows]
+
+    def finished_days(self, player: str) -> list[date]:
+        """Every day the player finished their ranked attempt, newest first (for the streak)."""
+        with self._lock:
+            rows = self._read(
+                "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
+                " ORDER BY day DESC",
+                (player,),
+            )
+        return [date.fromisoformat(day) for (day,) in rows]
+
+    def nickname(self, player: str) -> str | None:
+        with self._lock:
+            rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
+        return str(rows[0][0]) if rows else None
+
+    def stage_nickname(self, player: str, name: str) -> Future[None]:
+        """Set the player's nickname (checked by the caller: nickname.clean)."""
+        with self._lock:
+
+            def write(db: Db) -> None:
+                db.execute(
+                    "INSERT INTO players (player, name) VALUES (?, ?)"
+                    " ON CONFLICT (player) DO UPDATE SET name = excluded.name",
+                    (player, name),
+                )
+
+            done = self._stage(write, ()).done
+        self._tell()
+        return done
+
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A server setting by name; the first server to ask makes it (``make``) and stores it, and
+        every later one, in any process, reads the stored value."""
+        with self._lock:
+            rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+        if rows:
+            return str(rows[0][0])
+        with self._flushing, self._transaction() as db:
+            db.execute(
+                "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, make()),
+            )
+            return str(
+                db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()[0]
+            )
 
     def _read(self, sql: str, args: Sequence[Any]) -> list[Any]:
         try:
@@ -651,7 +829,11 @@ class Storage:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
                 game.leave()
-            record = Record(game_id, owner, game, stored=version)
+            tagged = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+            tag = None
+            if tagged:
+                tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
+            record = Record(game_id, owner, game, stored=version, daily=tag)
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -677,7 +859,43 @@ class Storage:
                     break
                 del self._cache[old.id]
 
+    def _daily_figures(self, record: Record, now: float) -> tuple[Any, ...] | None:
+        """A ranked daily's figures after its latest action (_DAILY_MOVE's parameters), or None."""
+        if record.daily is None or not record.daily.ranked:
+            return None
+        game = record.game
+        return (
+            int(daily.ended(game)),
+            int(game.is_won),
+            game.score,
+            game.moves,
+            game.longest_streak,
+            daily.peaks_mask(game),
+            now,
+            now,
+            now,
+            now,
+            record.id,
+        )
+
     # Inside the commit's transaction -------------------------------------------------------
+
+    def _stage_daily(self, db: Db, record: Record, tag: daily.Tag) -> None:
+        """A daily game's row; a second ranked attempt of the day (another worker made one
+        meanwhile) is stored unranked instead, and the live game is told so."""
+        row = (record.id, tag.day.isoformat(), record.player)
+        if (
+            tag.ranked
+            and db.execute(
+                "INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT DO NOTHING",
+                row,
+            ).rowcount
+        ):
+            return
+        db.execute("INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 0)", row)
+        if tag.ranked:
+            record.daily = replace(tag, ranked=False)
 
     def _leave_stored(self, db: Db, game_id: str, player: str) -> None:
         """Leave a game as the database holds it (it moved on through another process)."""

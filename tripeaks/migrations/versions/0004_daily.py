@@ -1,0 +1,80 @@
+"""The deal of the day (issue 15): settings (the daily secret), dailies, players' names.
+
+``settings`` holds the server's own values by name (``daily_secret``: 32 random bytes in hex,
+made by the first server that needs it). ``dailies`` is one row per daily game: the day it was
+started for, the player, whether it is the player's one ranked attempt of that day (a partial
+unique index makes the database refuse a second), and, for a ranked attempt, the figures the
+store took from the engine at its last action with the server's time of its first and last
+action. ``board`` is the index the day's board reads in order (score, then moves, then time; the game id last, so
+that equal figures come in one order).
+``players`` holds the nicknames.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+ZERO = sa.text("0")
+SECONDS: sa.types.TypeEngine[float] = sa.REAL().with_variant(sa.Double(), "postgresql")
+
+
+def upgrade() -> None:
+    op.create_table(
+        "settings",
+        sa.Column("name", sa.Text, primary_key=True, nullable=False),
+        sa.Column("value", sa.Text, nullable=False),
+        sqlite_with_rowid=False,
+    )
+    op.create_table(
+        "players",
+        sa.Column("player", sa.Text, primary_key=True, nullable=False),
+        sa.Column("name", sa.Text, nullable=False),
+        sqlite_with_rowid=False,
+    )
+    op.create_table(
+        "dailies",
+        sa.Column(
+            "game",
+            sa.Text,
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+            nullable=False,
+        ),
+        sa.Column("day", sa.Text, nullable=False),
+        sa.Column("player", sa.Text, nullable=False),
+        sa.Column("ranked", sa.Integer, nullable=False),
+        sa.Column("finished", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("won", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("score", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("moves", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("seconds", SECONDS, nullable=False, server_default=ZERO),
+        sa.Column("streak", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("peaks", sa.Integer, nullable=False, server_default=ZERO),
+        sa.Column("first_at", SECONDS),
+        sa.Column("last_at", SECONDS),
+        sqlite_with_rowid=False,
+    )
+    ranked = sa.text("ranked = 1")
+    op.create_index(
+        "dailies_ranked",
+        "dailies",
+        ["day", "player"],
+        unique=True,
+        sqlite_where=ranked,
+        postgresql_where=ranked,
+    )
+    op.create_index("dailies_player", "dailies", ["player", "day"])
+    shown = sa.text("ranked = 1 AND finished = 1")
+    op.create_index(
+        "dailies_board",
+        "dailies",
+        ["day", sa.text("score DESC"), "moves", "seconds", "game"],
+        sqlite_where=shown,
+        postgresql_where=shown,
+    )
