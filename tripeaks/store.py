@@ -309,6 +309,8 @@ class Storage:
         self._cache: OrderedDict[str, Record] = OrderedDict()
         self._staged: list[Change] = []
         self._seen: dict[tuple[str, str], _Seen] = {}
+        self.clock: Callable[[], float] = time.time
+        """The server's clock of a daily's actions (tests set their own)."""
         self.on_staged: Callable[[], None] | None = None
         """Called by every ``stage_*`` call that staged a change, once it has left the store's lock
         (so the two never nest): the committer's wake-up (web/committer.py). ``create``, ``apply``
@@ -440,7 +442,7 @@ class Storage:
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
-        figures = self._daily_figures(record, time.time())
+        figures = self._daily_figures(record, self.clock())
 
         def write(db: Db) -> None:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):

@@ -80,7 +80,8 @@ class GameState(BaseModel):
     """What the player may see of a game, never more."""
 
     id: str | None
-    code: str
+    code: str | None
+    """None while the game is a daily whose code is still secret (``daily`` names its day)."""
     rules: RulesName
     variant: VariantOut
     version: int = Field(ge=0)
@@ -105,6 +106,10 @@ class GameState(BaseModel):
     description: str
     last: LastOut | None = None
     result: ResultOut | None = None
+    daily: str | None = None
+    """The UTC day (ISO date) of a daily game; None for any other game."""
+    ranked: bool | None = None
+    """A daily game: whether it is the player's ranked attempt (no hints, no undo)."""
 
 
 class ScoringOut(BaseModel):
