@@ -36,7 +36,7 @@ from tripeaks.variant import Variant
 DATA = Path(__file__).parent / "data"
 MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
 """Each fixture's version, and the revision a database it made is recognised as."""
-DAILY_TABLES = {"settings", "players", "dailies"}
+DAILY_TABLES = {"settings", "players", "dailies", "daily_scores"}
 """Revision 0004's tables (the deal of the day): the rest of the schema is 357c0b4's."""
 
 

@@ -118,6 +118,10 @@ class Dailies:
                 self._deals[day] = known
             return known
 
+    def known(self, day: date) -> DailyDeal | None:
+        """The day's deal if it was found already (no search: for the event loop)."""
+        return self._deals.get(day)
+
     def secret_letters(self, now: datetime | None = None) -> str:
         """The letters of the deal that is still secret now: today's (other rules or options on
         the same letters would deal the same cards)."""

@@ -82,12 +82,18 @@ time of its first action (kept from the first) and of this one: the board reads 
 _BOARD_ORDER = "score DESC, moves, seconds, game"
 _SHOWN = "day = ? AND ranked = 1 AND finished = 1"
 _AHEAD = (
-    f"SELECT (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score > ?)"
+    "SELECT (SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ? AND score > ?)"
     f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves < ?)"
     f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves = ? AND seconds < ?)"
 )
 """Standings strictly ahead of one (score, moves, seconds): its rank is one more than that (equal
-figures share a rank). Three counts, each a range of the board's index."""
+figures share a rank). The higher scores from their counts, the equal score from the board's
+index (a few hundred standings at most share one)."""
+_FINISHED = (
+    "INSERT INTO daily_scores (day, score, players) VALUES (?, ?, 1)"
+    " ON CONFLICT (day, score) DO UPDATE SET players = daily_scores.players + 1"
+)
+"""A ranked attempt finished (it takes no action after that: won, or stuck with undo refused)."""
 _STANDING = (
     "SELECT d.day, d.player, p.name, d.game, d.ranked, d.finished, d.won, d.score, d.moves,"
     " d.seconds, d.streak, d.peaks FROM dailies d LEFT JOIN players p ON p.player = d.player"
@@ -443,6 +449,9 @@ class Storage:
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
         figures = self._daily_figures(record, self.clock())
+        finished = None
+        if figures is not None and figures[0] and record.daily is not None:
+            finished = (record.daily.day.isoformat(), game.score)
 
         def write(db: Db) -> None:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
@@ -451,6 +460,8 @@ class Storage:
                 self._count(db, record.player, game_id, game, "won")
             if figures is not None:
                 db.execute(_DAILY_MOVE, figures)
+                if finished is not None:
+                    db.execute(_FINISHED, finished)
 
         change = self._stage(write, (record,))
         change.action = (action, seq + 1)
@@ -616,7 +627,10 @@ class Storage:
                 " LIMIT ?",
                 (day.isoformat(), limit),
             )
-            total = self._read(f"SELECT count(*) FROM dailies WHERE {_SHOWN}", (day.isoformat(),))
+            total = self._read(
+                "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
+                (day.isoformat(),),
+            )
         return [Standing.of(row) for row in rows], int(total[0][0])
 
     def rank(self, standing: Standing) -> int:

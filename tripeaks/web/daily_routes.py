@@ -64,6 +64,13 @@ def _dailies(caller: Caller) -> daily.Dailies:
     return dailies
 
 
+async def _deal(caller: Caller, day: date) -> daily.DailyDeal:
+    """The day's deal: kept once found; the first search of a day runs off the event loop."""
+    dailies = _dailies(caller)
+    known = dailies.known(day)
+    return known if known is not None else await run_in_threadpool(dailies.deal, day)
+
+
 def _set_cookie(response: Response, caller: Caller, player: str) -> None:
     response.set_cookie(
         COOKIE,
@@ -117,7 +124,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
 
         player = new_id()
     caller.refuse_if_limited("games", player=player)
-    deal = await run_in_threadpool(_dailies(caller).deal, daily.today())
+    deal = await _deal(caller, daily.today())
     game_id, game, tag, made = await run_in_threadpool(_start, backend.store, player, deal)
     response = _json(_state(backend.solvers, game, game_id, lang, tag=tag), 201 if made else 200)
     if fresh:
@@ -193,7 +200,7 @@ async def board(
     caller = _caller(request)
     backend = caller.backend
     asked = _day(day, lang)
-    deal = await run_in_threadpool(_dailies(caller).deal, asked)
+    deal = await _deal(caller, asked)
     top, players, mine, over, rank, name = await backend.stored(
         _board, backend.store, caller.player, asked, lang
     )
