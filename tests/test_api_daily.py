@@ -479,3 +479,25 @@ def test_an_operators_secret_decides_the_deal(
     with api(database) as client:
         code = deal_of(client).code
     assert code == daily.choose(b"an operator's secret of ours", daily.today())
+
+
+def test_serve_takes_the_daily_secret_and_refuses_a_short_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_api_guard import served_app
+
+    from tripeaks import cli
+
+    # set here, so that the test's end puts the variable back as it was (serve sets it too)
+    monkeypatch.setenv(daily.SECRET_VARIABLE, "the environment's secret, overridden")
+    secret = "sixteen or more characters"
+    app = served_app(monkeypatch, ["--db", str(tmp_path / "a.db"), "--daily-secret", secret])
+    assert app.state.backend.dailies.deal(daily.today()).code == daily.choose(
+        secret.encode(), daily.today()
+    )
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    argv = ["serve", "--no-browser", "--port", "8123", "--db", str(tmp_path / "b.db")]
+    assert cli.main([*argv, "--daily-secret", "short"]) == 2
+    assert "at least 16 characters" in capsys.readouterr().err
+    monkeypatch.setenv(daily.SECRET_VARIABLE, "short")
+    assert cli.main(argv) == 2
