@@ -36,14 +36,20 @@ from tripeaks.variant import Variant
 DATA = Path(__file__).parent / "data"
 MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
 """Each fixture's version, and the revision a database it made is recognised as."""
-DAILY_TABLES = {"settings", "players", "dailies", "daily_scores"}
+DAILY_TABLES = {"settings", "players", "dailies", "daily_scores", "verdicts", "hinted_games"}
 """Revision 0004's tables (the deal of the day): the rest of the schema is 357c0b4's."""
+HONEST_TOTALS = ("judged", "judged_winnable", "judged_won", "won_hinted", "best_share_sum")
+"""Revision 0004's columns of totals (the honest statistics), added after the others."""
 
 
 def before_dailies(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema without revision 0004's tables, which must all be there."""
+    """The schema without revision 0004's tables and columns, which must all be there."""
     assert set(schema) >= DAILY_TABLES, sorted(schema)
-    return {table: shape for table, shape in schema.items() if table not in DAILY_TABLES}
+    kept = {table: shape for table, shape in schema.items() if table not in DAILY_TABLES}
+    columns = kept["totals"]["columns"]
+    assert [c[0] for c in columns[-len(HONEST_TOTALS) :]] == list(HONEST_TOTALS)
+    kept["totals"] = {**kept["totals"], "columns": columns[: -len(HONEST_TOTALS)]}
+    return kept
 
 
 ROOT = Path(__file__).parent.parent

@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Protocol
 from tripeaks import daily, migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
-from tripeaks.stats import Totals, count
+from tripeaks.stats import Totals, Verdict, count, judge
 from tripeaks.variant import Variant
 
 RETRIES = 2
@@ -60,7 +60,10 @@ _TOTALS_UPSERT = (
     " ON CONFLICT (player, rules) DO UPDATE SET "
     + ", ".join(f"{f.name} = excluded.{f.name}" for f in fields(Totals))
 )
-_RESULTS = "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
+_RESULTS = (
+    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hinted"
+    " FROM results r LEFT JOIN verdicts v ON v.game = r.game WHERE r.player = ?"
+)
 _LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
 _MOVE = (
     "UPDATE games SET version = ?, moves = ?, score = ?, status = ?{}"
@@ -165,6 +168,8 @@ class Record:
     """The version the database is known to hold: a shared store checks it before trusting us."""
     daily: daily.Tag | None = None
     """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
+    hinted: bool = False
+    """A hint was asked in the game (hinted_games table): its win is counted apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +217,12 @@ class Result:
     finished_at: float
     streak: int = 0
     """The longest run of removals of that game."""
+    winnable: bool | None = None
+    """The solver's verdict on the deal when the game was counted (None: not judged)."""
+    best: int | None = None
+    """The deal's best winning score, when judged winnable."""
+    hinted: bool = False
+    """A hint was asked in the game (known for judged games)."""
 
 
 class Rows(Protocol):
@@ -363,14 +374,19 @@ class Storage:
         game_id = new_id()
         created = time.time()
         with self._lock:
-            leaving = [(r, len(r.game.actions), c) for r, c in self._leave_unfinished(player)]
+            leaving = [
+                (r, len(r.game.actions), c, judge(_code_of(r.game)) if c else None)
+                for r, c in self._leave_unfinished(player)
+            ]
             record = Record(game_id, player, game, daily=tag)
 
             def write(db: Db) -> None:
-                for left, version, counted in leaving:
+                for left, version, counted, verdict in leaving:
                     if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
-                            self._count(db, player, left.id, left.game, "lost")
+                            self._count(
+                                db, player, left.id, left.game, "lost", verdict, left.hinted
+                            )
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player)
                 db.execute(
@@ -382,9 +398,9 @@ class Storage:
                     self._stage_daily(db, record, tag)
 
             self._remember(record)
-            change = self._stage(write, (record, *(left for left, _v, _c in leaving)))
-            change.leaves = tuple(left.id for left, _v, _c in leaving)
-            lost = sum(counted for _left, _v, counted in leaving)
+            change = self._stage(write, (record, *(left for left, _v, _c, _j in leaving)))
+            change.leaves = tuple(left.id for left, _v, _c, _j in leaving)
+            lost = sum(counted for _left, _v, counted, _j in leaving)
             return Created(game_id, game.copy(), change.done, lost)
 
     def stage_apply(
@@ -449,6 +465,7 @@ class Storage:
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
         figures = self._daily_figures(record, self.clock())
+        verdict = judge(_code_of(game)) if won else None
         finished = None
         if figures is not None and figures[0] and record.daily is not None:
             finished = (record.daily.day.isoformat(), game.score)
@@ -457,7 +474,7 @@ class Storage:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
             if won:
-                self._count(db, record.player, game_id, game, "won")
+                self._count(db, record.player, game_id, game, "won", verdict, record.hinted)
             if figures is not None:
                 db.execute(_DAILY_MOVE, figures)
                 if finished is not None:
@@ -579,7 +596,7 @@ class Storage:
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
-        return self._results(f"{_RESULTS} ORDER BY seq", (player,))
+        return self._results(f"{_RESULTS} ORDER BY r.seq", (player,))
 
     def totals(self, player: str) -> dict[Variant, Totals]:
         """The player's kept statistics per game kind (the rules, and the options: each scoring
@@ -590,12 +607,15 @@ class Storage:
 
     def recent(self, player: str, limit: int) -> list[Result]:
         """The player's latest counted games (committed), newest first."""
-        return self._results(f"{_RESULTS} ORDER BY seq DESC LIMIT ?", (player, limit))
+        return self._results(f"{_RESULTS} ORDER BY r.seq DESC LIMIT ?", (player, limit))
 
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         with self._lock:
             rows = self._read(query, args)
-        return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+        return [
+            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, bool(h))
+            for c, o, s, f, k, w, b, h in rows
+        ]
 
     # Dailies ------------------------------------------------------------------------------
 
@@ -664,6 +684,23 @@ class Storage:
                 (player,),
             )
         return [date.fromisoformat(day) for (day,) in rows]
+
+    def stage_hinted(self, game_id: str, player: str | None) -> Future[None]:
+        """A hint was given in this game: its result will say so (once per game)."""
+        with self._lock:
+            record = self._load(game_id, player)
+            if record.hinted:
+                return _completed()
+            record.hinted = True
+
+            def write(db: Db) -> None:
+                db.execute(
+                    "INSERT INTO hinted_games (game) VALUES (?) ON CONFLICT DO NOTHING", (game_id,)
+                )
+
+            done = self._stage(write, (record,)).done
+        self._tell()
+        return done
 
     def nickname(self, player: str) -> str | None:
         with self._lock:
@@ -849,7 +886,8 @@ class Storage:
             tag = None
             if tagged:
                 tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
-            record = Record(game_id, owner, game, stored=version, daily=tag)
+            hinted = bool(self._read("SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)))
+            record = Record(game_id, owner, game, stored=version, daily=tag, hinted=hinted)
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -929,7 +967,11 @@ class Storage:
             game = Game.replay(code, [Action.parse(text) for (text,) in log])
             if db.execute(_LEAVE, (Status.LEFT.value, game_id, version)).rowcount:
                 if game.leaving_counts_as_loss:
-                    self._count(db, player, game_id, game, "lost")
+                    hinted = db.execute(
+                        "SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)
+                    ).fetchone()
+                    verdict = judge(_code_of(game))
+                    self._count(db, player, game_id, game, "lost", verdict, hinted is not None)
                 return
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
@@ -940,8 +982,18 @@ class Storage:
         db.execute(_LOG, logged)
         return True
 
-    def _count(self, db: Db, player: str, game_id: str, game: Game, outcome: str) -> None:
-        """One result per game: a game settled once is never counted again."""
+    def _count(
+        self,
+        db: Db,
+        player: str,
+        game_id: str,
+        game: Game,
+        outcome: str,
+        verdict: Verdict | None = None,
+        hinted: bool = False,
+    ) -> None:
+        """One result per game: a game settled once is never counted again; with the solver's
+        verdict on its deal and whether a hint was asked (stats.count counts them apart)."""
         inserted = db.execute(
             "INSERT INTO results (player, game, code, outcome, score, finished_at, streak)"
             " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -956,15 +1008,30 @@ class Storage:
             ),
         ).rowcount
         if inserted:
+            if verdict is not None:
+                db.execute(
+                    "INSERT INTO verdicts (game, winnable, best, hinted) VALUES (?, ?, ?, ?)",
+                    (game_id, int(verdict.winnable), verdict.best, int(hinted)),
+                )
             self._lock_player(db, player)
             row = db.execute(
                 f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?",
                 (player, game.variant.key),
             ).fetchone()
             totals = count(
-                Totals(*row) if row else Totals(), outcome, game.score, game.longest_streak
+                Totals(*row) if row else Totals(),
+                outcome,
+                game.score,
+                game.longest_streak,
+                verdict,
+                hinted,
             )
             db.execute(_TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
+
+
+def _code_of(game: Game) -> GameCode:
+    assert game.code is not None  # the store's games are all dealt from codes
+    return game.code
 
 
 def _connect(path: Path) -> sqlite3.Connection:

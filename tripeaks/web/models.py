@@ -219,6 +219,15 @@ class StatsOut(BaseModel):
     average_winning_score: float | None
     longest_card_streak: int | None
     """The longest run of removals in one counted game; null before any."""
+    winnable_played: int = 0
+    """Judged games (counted since the solver's verdict is kept) whose deal could be won: the M
+    of "won N of the M deals that could be won"."""
+    winnable_won: int = 0
+    """N: judged games won."""
+    best_share: float | None = None
+    """The share of the deal's best score reached on average over those M games (0-1)."""
+    won_with_hints: int = 0
+    won_without_hints: int = 0
 
 
 class RecentOut(BaseModel):

@@ -453,6 +453,10 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
     if answer is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
     winnable, action = answer
+    backend = caller.backend  # the game's result will say a hint was asked (counted apart)
+    await backend.committer.durable(
+        await backend.stored(backend.store.stage_hinted, game_id, caller.player)
+    )
     return _hint_out(game, winnable, action, lang)
 
 
@@ -609,4 +613,9 @@ def _stats_out(s: statistics.Stats) -> StatsOut:
         best_score=s.best_score,
         average_winning_score=s.average_winning_score,
         longest_card_streak=s.longest_card_streak,
+        winnable_played=s.winnable_played,
+        winnable_won=s.winnable_won,
+        best_share=s.best_share,
+        won_with_hints=s.won_with_hints,
+        won_without_hints=s.won_without_hints,
     )

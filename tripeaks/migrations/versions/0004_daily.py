@@ -1,4 +1,5 @@
-"""The deal of the day (issue 15): settings (the daily secret), dailies, players' names.
+"""The deal of the day and honest statistics (issue 15): settings (the daily secret), dailies,
+players' names; verdicts and hinted games, and the totals that count them.
 
 ``settings`` holds the server's own values by name (``daily_secret``: 32 random bytes in hex,
 made by the first server that needs it). ``dailies`` is one row per daily game: the day it was
@@ -24,10 +25,33 @@ branch_labels = None
 depends_on = None
 
 ZERO = sa.text("0")
+TOTALS = ("judged", "judged_winnable", "judged_won", "won_hinted", "best_share_sum")
+"""The honest statistics' running totals (stats.Totals), 0 for the games counted before."""
 SECONDS: sa.types.TypeEngine[float] = sa.REAL().with_variant(sa.Double(), "postgresql")
 
 
 def upgrade() -> None:
+    op.create_table(  # the games a hint was given in
+        "hinted_games",
+        sa.Column(
+            "game",
+            sa.Text,
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+            nullable=False,
+        ),
+        sqlite_with_rowid=False,
+    )
+    op.create_table(  # the solver's verdict on a counted game's deal, counted with it
+        "verdicts",
+        sa.Column("game", sa.Text, primary_key=True, nullable=False),
+        sa.Column("winnable", sa.Integer, nullable=False),
+        sa.Column("best", sa.Integer),
+        sa.Column("hinted", sa.Integer, nullable=False),
+        sqlite_with_rowid=False,
+    )
+    for column in TOTALS:
+        op.add_column("totals", sa.Column(column, sa.Integer, nullable=False, server_default=ZERO))
     op.create_table(
         "settings",
         sa.Column("name", sa.Text, primary_key=True, nullable=False),
