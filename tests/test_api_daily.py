@@ -501,3 +501,79 @@ def test_serve_takes_the_daily_secret_and_refuses_a_short_one(
     assert "at least 16 characters" in capsys.readouterr().err
     monkeypatch.setenv(daily.SECRET_VARIABLE, "short")
     assert cli.main(argv) == 2
+
+
+def test_ranks_from_the_score_counts_equal_a_count_of_every_standing_ahead(
+    database: str | Path,
+) -> None:
+    """Many finished attempts with many equal figures, written as the store writes a finishing
+    action (the dailies row and its score's count): every rank and the board's order."""
+    import random
+
+    from tripeaks.store import _FINISHED, open_store
+
+    store = open_store(database)
+    rng = random.Random(7)
+    day = date(2026, 11, 30)
+    rows = [
+        (
+            f"g{n:04d}",
+            f"p{n:04d}",
+            rng.choice([500, 640, 700]),
+            rng.choice([40, 41]),
+            rng.choice([10.0, 12.5]),
+        )
+        for n in range(300)
+    ]
+    try:
+        with store._flushing, store._transaction() as db:
+            for game, player, score, moves, seconds in rows:
+                db.execute(
+                    "INSERT INTO games (id, player, code, created_at, score, status)"
+                    " VALUES (?, ?, 'TP1-E-AAAAAAA', 0, ?, 'won')",
+                    (game, player, score),
+                )
+                db.execute(
+                    "INSERT INTO dailies (game, day, player, ranked, finished, won, score, moves,"
+                    " seconds) VALUES (?, ?, ?, 1, 1, 1, ?, ?, ?)",
+                    (game, day.isoformat(), player, score, moves, seconds),
+                )
+                db.execute(_FINISHED, (day.isoformat(), score))
+        top, players = store.board(day, 50)
+        assert players == len(rows)
+
+        def key(row: tuple[Any, ...]) -> tuple[Any, ...]:
+            return (-row[2], row[3], row[4])
+
+        for standing in top + [s for g in rows[:40] for s in store.daily_games(g[1], day)]:
+            mine = (
+                standing.game,
+                standing.player,
+                standing.score,
+                standing.moves,
+                standing.seconds,
+            )
+            assert store.rank(standing) == 1 + sum(key(r) < key(mine) for r in rows)
+        assert [key((0, 0, s.score, s.moves, s.seconds)) for s in top] == sorted(map(key, rows))[
+            :50
+        ]
+    finally:
+        store.close()
+
+
+def test_a_past_days_board_names_the_code_its_games_were_dealt_from(
+    database: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    yesterday = daily.today() - timedelta(days=1)
+    monkeypatch.setenv(daily.SECRET_VARIABLE, "the first secret of this server")
+    with monkeypatch.context() as then:
+        then.setattr(daily, "today", lambda now=None: yesterday)
+        with api(database) as client:
+            played = deal_of(client).code
+            play(client, start(client), best_line(played))
+    monkeypatch.setenv(daily.SECRET_VARIABLE, "another secret, after a leak")
+    with api(database) as client:
+        assert deal_of(client, yesterday).code != played
+        board = client.get("/api/daily/board", params={"day": yesterday.isoformat()}).json()
+    assert board["code"] == str(played) and board["players"] == 1
+    assert board["best_score"] == solver.solve(played).final_score

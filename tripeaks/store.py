@@ -653,6 +653,16 @@ class Storage:
             )
         return [Standing.of(row) for row in rows], int(total[0][0])
 
+    def daily_code(self, day: date) -> GameCode | None:
+        """The code the day's daily games were dealt from (None before any was made): the truth
+        of a past day, even if the secret has changed since."""
+        with self._lock:
+            rows = self._read(
+                "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
+                (day.isoformat(),),
+            )
+        return GameCode.parse(rows[0][0]) if rows else None
+
     def rank(self, standing: Standing) -> int:
         """A finished ranked attempt's place on its day's board (equal figures share one)."""
         day, score, moves, seconds = (

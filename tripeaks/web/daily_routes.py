@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from tripeaks import daily, nickname
 from tripeaks.game import Game
 from tripeaks.i18n import translator
+from tripeaks.stats import judge
 from tripeaks.store import Standing, Storage
 from tripeaks.web.daily_models import (
     BoardOut,
@@ -178,6 +179,7 @@ def _share(mine: Standing, lang: str) -> str:
 
 def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[Any, ...]:
     top, players = store.board(day, TOP)
+    played = store.daily_code(day) if day < daily.today() else None
     mine = None
     over = False
     if player is not None:
@@ -186,7 +188,7 @@ def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[An
             over = mine.finished or daily.ended(store.game(mine.game, player))
     rank = store.rank(mine) if mine is not None and mine.finished else None
     name = nickname.shown(player, store.nickname(player), lang) if player else ""
-    return top, players, mine, over, rank, name
+    return top, players, mine, over, rank, name, played
 
 
 @router.get("/api/daily/board", response_model=BoardOut, responses=_DAY_ERRORS)
@@ -201,9 +203,13 @@ async def board(
     backend = caller.backend
     asked = _day(day, lang)
     deal = await _deal(caller, asked)
-    top, players, mine, over, rank, name = await backend.stored(
+    top, players, mine, over, rank, name, played = await backend.stored(
         _board, backend.store, caller.player, asked, lang
     )
+    code, best = deal.code, deal.best_score
+    if played is not None and played != code:  # the secret changed since: what was played
+        verdict = await run_in_threadpool(judge, played)
+        code, best = played, verdict.best if verdict is not None and verdict.best else best
     me = None
     if mine is not None:
         me = MyDailyOut(
@@ -222,8 +228,8 @@ async def board(
     return _json(
         BoardOut(
             day=asked.isoformat(),
-            code=str(deal.code) if shown else None,
-            best_score=deal.best_score,
+            code=str(code) if shown else None,
+            best_score=best,
             players=players,
             top=[
                 BoardRowOut(
