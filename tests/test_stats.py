@@ -50,6 +50,14 @@ def get_stuck(client: TestClient) -> dict[str, Any]:
     return play_line(client, state, [DRAW] * 23)[-1]
 
 
+def stats_best_share(score: int, code: str = WIN_CODE) -> float:
+    from tripeaks import solver
+
+    best = solver.solve(code).final_score
+    assert best is not None
+    return min(1000, round(1000 * score / best)) / 1000
+
+
 def test_a_win_counts_at_once(client: TestClient) -> None:
     final = win(client)
     stats = client.get("/api/stats").json()
@@ -62,6 +70,11 @@ def test_a_win_counts_at_once(client: TestClient) -> None:
         "best_score": final["score"],
         "average_winning_score": float(final["score"]),
         "longest_card_streak": final["longest_streak"],
+        "winnable_played": 1,  # the solver judged the deal winnable: won 1 of 1
+        "winnable_won": 1,
+        "best_share": round(stats_best_share(final["score"]), 4),
+        "won_with_hints": 0,
+        "won_without_hints": 1,
     }
     assert stats["classic"]["played"] == 0
     assert [(r["code"], r["outcome"], r["score"]) for r in stats["recent"]] == [
@@ -214,9 +227,20 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     with sqlite3.connect(db) as old:  # as a database made before the totals were kept
         old.execute("DROP TABLE totals")
         old.execute("DROP TABLE alembic_version")  # (and before migrations)
+        for table in ("settings", "players", "dailies", "daily_scores", "verdicts", "hinted_games"):
+            old.execute(f"DROP TABLE {table}")  # (and before revision 0004)
     with api(db) as client:
         client.cookies.set("tripeaks_player", player)
-        assert client.get("/api/stats").json() == shown
+        rebuilt = client.get("/api/stats").json()
+    honest = ("winnable_played", "winnable_won", "won_with_hints", "won_without_hints")
+    from tripeaks import solver
+
+    winnable = sum(solver.is_winnable(r.code) for r in log)
+    assert [r.winnable for r in log] == [solver.is_winnable(r.code) for r in log]
+    assert (shown["easy"]["winnable_played"], shown["easy"]["winnable_won"]) == (winnable, 2)
+    # games counted before the solver's verdicts were kept were never judged: the rest is as shown
+    assert rebuilt["easy"] == {**shown["easy"], **dict.fromkeys(honest, 0), "best_share": None}
+    assert rebuilt["recent"] == shown["recent"]
 
 
 def test_each_scoring_and_variant_is_counted_apart(tmp_path: Path) -> None:

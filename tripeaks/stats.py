@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tripeaks.rules import Rules
 from tripeaks.variant import Variant
 
 if TYPE_CHECKING:
+    from tripeaks.codes import GameCode
     from tripeaks.store import Result
 
 RECENT = 20
@@ -33,6 +35,16 @@ class Totals:
     current_streak: int = 0
     best_streak: int = 0
     longest_card_streak: int | None = None
+    judged: int = 0
+    """Counted games whose deal the solver judged when they were counted (standard games counted
+    since revision 0004: older ones and games with options were not)."""
+    judged_winnable: int = 0
+    """Of those, the deals that could be won."""
+    judged_won: int = 0
+    won_hinted: int = 0
+    """Of the judged wins, those the player asked a hint in."""
+    best_share_sum: int = 0
+    """Per mille of the deal's best score each judged winnable game reached, summed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +61,70 @@ class Stats:
     average_winning_score: float | None
     longest_card_streak: int | None
     """The longest run of removals in one counted game (None before any game)."""
+    winnable_played: int = 0
+    """"Won N of the M deals that could be won": M, of the judged games."""
+    winnable_won: int = 0
+    """N: judged games won (every win is of a deal that could be won)."""
+    best_share: float | None = None
+    """The share of the deal's best score reached on average (0-1), over judged winnable deals."""
+    won_with_hints: int = 0
+    won_without_hints: int = 0
+    """Judged wins with and without a hint asked."""
 
 
-def count(totals: Totals, outcome: str, score: int, card_streak: int) -> Totals:
-    """The totals with one more counted game: the one place where a game changes the statistics."""
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the solver says of a deal from its start: counted with the game (the honest figures)."""
+
+    winnable: bool
+    best: int | None
+    """The best winning score (standard scoring)."""
+
+
+@lru_cache(maxsize=4096)
+def judge(code: GameCode) -> Verdict | None:
+    """The solver's verdict on a standard deal from its start (a couple of milliseconds,
+    compiled; kept for the deals seen lately); None for a game with options (not judged)."""
+    if code.options:
+        return None
+    from tripeaks import solver
+
+    solution = solver.solve(code)
+    return Verdict(solution.winnable, solution.final_score)
+
+
+def per_mille(score: int, best: int | None) -> int:
+    """The share of the best score a game reached, in thousandths (0-1000)."""
+    if not best:
+        return 0
+    return max(0, min(1000, round(1000 * score / best)))
+
+
+def count(
+    totals: Totals,
+    outcome: str,
+    score: int,
+    card_streak: int,
+    verdict: Verdict | None = None,
+    hinted: bool = False,
+) -> Totals:
+    """The totals with one more counted game: the one place where a game changes the statistics.
+
+    ``verdict`` is the solver's word on the deal (None: not judged); ``hinted`` whether a hint
+    was asked in the game."""
     won = outcome == "won"
     current = totals.current_streak + 1 if won else 0
+    if verdict is not None:
+        winnable = verdict.winnable
+        totals = replace(
+            totals,
+            judged=totals.judged + 1,
+            judged_winnable=totals.judged_winnable + winnable,
+            judged_won=totals.judged_won + won,
+            won_hinted=totals.won_hinted + (won and hinted),
+            best_share_sum=totals.best_share_sum
+            + (per_mille(score, verdict.best) if winnable else 0),
+        )
     return replace(
         totals,
         played=totals.played + 1,
@@ -79,6 +149,13 @@ def figures(totals: Totals) -> Stats:
         best_score=totals.best_score,
         average_winning_score=round(totals.won_score_sum / totals.won, 1) if totals.won else None,
         longest_card_streak=totals.longest_card_streak,
+        winnable_played=totals.judged_winnable,
+        winnable_won=totals.judged_won,
+        best_share=round(totals.best_share_sum / totals.judged_winnable / 1000, 4)
+        if totals.judged_winnable
+        else None,
+        won_with_hints=totals.won_hinted,
+        won_without_hints=totals.judged_won - totals.won_hinted,
     )
 
 
@@ -89,7 +166,8 @@ def fold(results: Iterable[Result], kind: Rules | Variant) -> Totals:
     totals = Totals()
     for r in results:
         if r.code.variant == variant:
-            totals = count(totals, r.outcome, r.score, r.streak)
+            verdict = None if r.winnable is None else Verdict(r.winnable, r.best)
+            totals = count(totals, r.outcome, r.score, r.streak, verdict, r.hinted)
     return totals
 
 

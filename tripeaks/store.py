@@ -26,14 +26,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import astuple, dataclass, field, fields, replace
+from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from tripeaks import migrations
+from tripeaks import daily, migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
-from tripeaks.stats import Totals, count
+from tripeaks.stats import Totals, Verdict, count, judge
 from tripeaks.variant import Variant
 
 RETRIES = 2
@@ -59,7 +60,10 @@ _TOTALS_UPSERT = (
     " ON CONFLICT (player, rules) DO UPDATE SET "
     + ", ".join(f"{f.name} = excluded.{f.name}" for f in fields(Totals))
 )
-_RESULTS = "SELECT code, outcome, score, finished_at, streak FROM results WHERE player = ?"
+_RESULTS = (
+    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hinted"
+    " FROM results r LEFT JOIN verdicts v ON v.game = r.game WHERE r.player = ?"
+)
 _LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
 _MOVE = (
     "UPDATE games SET version = ?, moves = ?, score = ?, status = ?{}"
@@ -71,6 +75,32 @@ _PLAYED, _WON = _MOVE.format(""), _MOVE.format(", settled = 1")
 makes the database rewrite that index too (SQLite wrote a third page per commit, 50% more to
 sync; PostgreSQL loses its in-page update)."""
 _LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
+_DAILY_MOVE = (
+    "UPDATE dailies SET finished = ?, won = ?, score = ?, moves = ?, streak = ?, peaks = ?,"
+    " first_at = COALESCE(first_at, ?), last_at = ?, seconds = ? - COALESCE(first_at, ?)"
+    " WHERE game = ? AND ranked = 1"
+)
+"""A ranked daily's figures after each of its actions, as the engine has them, with the server's
+time of its first action (kept from the first) and of this one: the board reads only these."""
+_BOARD_ORDER = "score DESC, moves, seconds, game"
+_SHOWN = "day = ? AND ranked = 1 AND finished = 1"
+_AHEAD = (
+    "SELECT (SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ? AND score > ?)"
+    f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves < ?)"
+    f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves = ? AND seconds < ?)"
+)
+"""Standings strictly ahead of one (score, moves, seconds): its rank is one more than that (equal
+figures share a rank). The higher scores from their counts, the equal score from the board's
+index (a few hundred standings at most share one)."""
+_FINISHED = (
+    "INSERT INTO daily_scores (day, score, players) VALUES (?, ?, 1)"
+    " ON CONFLICT (day, score) DO UPDATE SET players = daily_scores.players + 1"
+)
+"""A ranked attempt finished (it takes no action after that: won, or stuck with undo refused)."""
+_STANDING = (
+    "SELECT d.day, d.player, p.name, d.game, d.ranked, d.finished, d.won, d.score, d.moves,"
+    " d.seconds, d.streak, d.peaks FROM dailies d LEFT JOIN players p ON p.player = d.player"
+)
 
 
 class UnknownGame(LookupError):
@@ -108,6 +138,14 @@ class ActionRefused(Refused):
         self.refusal = refusal
 
 
+class PolicyRefused(Refused):
+    """A daily's policy refused the action (daily.refusal): an undo in the ranked attempt."""
+
+    def __init__(self, game: Game, reason: str) -> None:
+        self.reason = reason
+        super().__init__(game)
+
+
 class _MovedOn(Exception):
     """A staged action's UPDATE matched no row: the game moved on elsewhere since it was applied."""
 
@@ -128,6 +166,45 @@ class Record:
     """Staged changes not yet committed; such a game is never dropped from the cache."""
     stored: int = 0
     """The version the database is known to hold: a shared store checks it before trusting us."""
+    daily: daily.Tag | None = None
+    """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
+    hinted: bool = False
+    """A hint was asked in the game (hinted_games table): its win is counted apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One daily game as the dailies table keeps it (figures: a ranked attempt's only)."""
+
+    day: date
+    player: str
+    name: str | None
+    """The player's nickname, if set."""
+    game: str
+    ranked: bool
+    finished: bool
+    won: bool
+    score: int
+    moves: int
+    seconds: float
+    """From the first action to the last, as the server's clock measured them."""
+    streak: int
+    peaks: int
+    """Peaks cleared, as bits (daily.peaks_mask)."""
+
+    @classmethod
+    def of(cls, row: Sequence[Any]) -> Standing:
+        day, player, name, game, ranked, finished, won, *figures = row
+        return cls(
+            date.fromisoformat(day),
+            player,
+            name,
+            game,
+            bool(ranked),
+            bool(finished),
+            bool(won),
+            *figures,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +217,12 @@ class Result:
     finished_at: float
     streak: int = 0
     """The longest run of removals of that game."""
+    winnable: bool | None = None
+    """The solver's verdict on the deal when the game was counted (None: not judged)."""
+    best: int | None = None
+    """The deal's best winning score, when judged winnable."""
+    hinted: bool = False
+    """A hint was asked in the game (known for judged games)."""
 
 
 class Rows(Protocol):
@@ -243,6 +326,8 @@ class Storage:
         self._cache: OrderedDict[str, Record] = OrderedDict()
         self._staged: list[Change] = []
         self._seen: dict[tuple[str, str], _Seen] = {}
+        self.clock: Callable[[], float] = time.time
+        """The server's clock of a daily's actions (tests set their own)."""
         self.on_staged: Callable[[], None] | None = None
         """Called by every ``stage_*`` call that staged a change, once it has left the store's lock
         (so the two never nest): the committer's wake-up (web/committer.py). ``create``, ``apply``
@@ -275,25 +360,33 @@ class Storage:
 
     # Changes -------------------------------------------------------------------------------
 
-    def stage_create(self, player: str, code: GameCode) -> Created:
-        """A new game; the player's unfinished games are left first (a touched one counts lost)."""
-        created = self._stage_create(player, code)
+    def stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
+        """A new game; the player's unfinished games are left first (a touched one counts lost).
+
+        ``tag`` makes it a daily game (its row in ``dailies``); the database keeps one ranked
+        attempt per player and day: a second one is stored unranked (and dropped from memory)."""
+        created = self._stage_create(player, code, tag)
         self._tell()
         return created
 
-    def _stage_create(self, player: str, code: GameCode) -> Created:
+    def _stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
         game = Game.new(code)
         game_id = new_id()
         created = time.time()
         with self._lock:
-            leaving = [(r, len(r.game.actions), c) for r, c in self._leave_unfinished(player)]
-            record = Record(game_id, player, game)
+            leaving = [
+                (r, len(r.game.actions), c, judge(_code_of(r.game)) if c else None)
+                for r, c in self._leave_unfinished(player)
+            ]
+            record = Record(game_id, player, game, daily=tag)
 
             def write(db: Db) -> None:
-                for left, version, counted in leaving:
+                for left, version, counted, verdict in leaving:
                     if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
-                            self._count(db, player, left.id, left.game, "lost")
+                            self._count(
+                                db, player, left.id, left.game, "lost", verdict, left.hinted
+                            )
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player)
                 db.execute(
@@ -301,11 +394,13 @@ class Storage:
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, player, str(code), created, game.score, game.status.value),
                 )
+                if tag is not None:
+                    self._stage_daily(db, record, tag)
 
             self._remember(record)
-            change = self._stage(write, (record, *(left for left, _v, _c in leaving)))
-            change.leaves = tuple(left.id for left, _v, _c in leaving)
-            lost = sum(counted for _left, _v, counted in leaving)
+            change = self._stage(write, (record, *(left for left, _v, _c, _j in leaving)))
+            change.leaves = tuple(left.id for left, _v, _c, _j in leaving)
+            lost = sum(counted for _left, _v, counted, _j in leaving)
             return Created(game_id, game.copy(), change.done, lost)
 
     def stage_apply(
@@ -359,6 +454,9 @@ class Storage:
                 return self._again(record, seen)
         if version != len(game.actions):
             raise StaleVersion(game.copy())
+        refused = daily.refusal(record.daily, action.kind)
+        if refused is not None:
+            raise PolicyRefused(game.copy(), refused)
         try:
             turn = game.act(action)
         except IllegalMove as refusal:
@@ -366,12 +464,21 @@ class Storage:
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
+        figures = self._daily_figures(record, self.clock())
+        verdict = judge(_code_of(game)) if won else None
+        finished = None
+        if figures is not None and figures[0] and record.daily is not None:
+            finished = (record.daily.day.isoformat(), game.score)
 
         def write(db: Db) -> None:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
             if won:
-                self._count(db, record.player, game_id, game, "won")
+                self._count(db, record.player, game_id, game, "won", verdict, record.hinted)
+            if figures is not None:
+                db.execute(_DAILY_MOVE, figures)
+                if finished is not None:
+                    db.execute(_FINISHED, finished)
 
         change = self._stage(write, (record,))
         change.action = (action, seq + 1)
@@ -489,7 +596,7 @@ class Storage:
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
-        return self._results(f"{_RESULTS} ORDER BY seq", (player,))
+        return self._results(f"{_RESULTS} ORDER BY r.seq", (player,))
 
     def totals(self, player: str) -> dict[Variant, Totals]:
         """The player's kept statistics per game kind (the rules, and the options: each scoring
@@ -500,12 +607,146 @@ class Storage:
 
     def recent(self, player: str, limit: int) -> list[Result]:
         """The player's latest counted games (committed), newest first."""
-        return self._results(f"{_RESULTS} ORDER BY seq DESC LIMIT ?", (player, limit))
+        return self._results(f"{_RESULTS} ORDER BY r.seq DESC LIMIT ?", (player, limit))
 
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         with self._lock:
             rows = self._read(query, args)
-        return [Result(GameCode.parse(c), o, s, f, k) for c, o, s, f, k in rows]
+        return [
+            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, bool(h))
+            for c, o, s, f, k, w, b, h in rows
+        ]
+
+    # Dailies ------------------------------------------------------------------------------
+
+    def daily_tag(self, game_id: str) -> daily.Tag | None:
+        """Whether a game is a daily (and which day's, ranked or not): None for any other game."""
+        with self._lock:
+            record = self._cache.get(game_id)
+            if record is not None:
+                return record.daily
+            rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+        return daily.Tag(date.fromisoformat(rows[0][0]), bool(rows[0][1])) if rows else None
+
+    def daily_games(self, player: str, day: date) -> list[Standing]:
+        """The player's daily games of a day, oldest first (the ranked attempt first of all)."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
+                " ORDER BY d.ranked DESC, g.created_at",
+                (player, day.isoformat()),
+            )
+        return [Standing.of(row) for row in rows]
+
+    def board(self, day: date, limit: int) -> tuple[list[Standing], int]:
+        """The day's best finished ranked attempts in the board's order, and how many there are."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
+                f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
+                " LIMIT ?",
+                (day.isoformat(), limit),
+            )
+            total = self._read(
+                "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
+                (day.isoformat(),),
+            )
+        return [Standing.of(row) for row in rows], int(total[0][0])
+
+    def daily_code(self, day: date) -> GameCode | None:
+        """The code the day's daily games were dealt from (None before any was made): the truth
+        of a past day, even if the secret has changed since."""
+        with self._lock:
+            rows = self._read(
+                "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
+                (day.isoformat(),),
+            )
+        return GameCode.parse(rows[0][0]) if rows else None
+
+    def rank(self, standing: Standing) -> int:
+        """A finished ranked attempt's place on its day's board (equal figures share one)."""
+        day, score, moves, seconds = (
+            standing.day.isoformat(),
+            standing.score,
+            standing.moves,
+            standing.seconds,
+        )
+        with self._lock:
+            rows = self._read(_AHEAD, (day, score, day, score, moves, day, score, moves, seconds))
+        return int(rows[0][0]) + 1
+
+    def daily_history(self, player: str, first: date, last: date) -> list[Standing]:
+        """The player's ranked attempts from ``first`` to ``last`` (both included), newest first."""
+        with self._lock:
+            rows = self._read(
+                f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
+                " ORDER BY d.day DESC",
+                (player, first.isoformat(), last.isoformat()),
+            )
+        return [Standing.of(row) for row in rows]
+
+    def finished_days(self, player: str) -> list[date]:
+        """Every day the player finished their ranked attempt, newest first (for the streak)."""
+        with self._lock:
+            rows = self._read(
+                "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
+                " ORDER BY day DESC",
+                (player,),
+            )
+        return [date.fromisoformat(day) for (day,) in rows]
+
+    def stage_hinted(self, game_id: str, player: str | None) -> Future[None]:
+        """A hint was given in this game: its result will say so (once per game)."""
+        with self._lock:
+            record = self._load(game_id, player)
+            if record.hinted:
+                return _completed()
+            record.hinted = True
+
+            def write(db: Db) -> None:
+                db.execute(
+                    "INSERT INTO hinted_games (game) VALUES (?) ON CONFLICT DO NOTHING", (game_id,)
+                )
+
+            done = self._stage(write, (record,)).done
+        self._tell()
+        return done
+
+    def nickname(self, player: str) -> str | None:
+        with self._lock:
+            rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
+        return str(rows[0][0]) if rows else None
+
+    def stage_nickname(self, player: str, name: str) -> Future[None]:
+        """Set the player's nickname (checked by the caller: nickname.clean)."""
+        with self._lock:
+
+            def write(db: Db) -> None:
+                db.execute(
+                    "INSERT INTO players (player, name) VALUES (?, ?)"
+                    " ON CONFLICT (player) DO UPDATE SET name = excluded.name",
+                    (player, name),
+                )
+
+            done = self._stage(write, ()).done
+        self._tell()
+        return done
+
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A server setting by name; the first server to ask makes it (``make``) and stores it, and
+        every later one, in any process, reads the stored value."""
+        with self._lock:
+            rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+        if rows:
+            return str(rows[0][0])
+        with self._flushing, self._transaction() as db:
+            db.execute(
+                "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, make()),
+            )
+            return str(
+                db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()[0]
+            )
 
     def _read(self, sql: str, args: Sequence[Any]) -> list[Any]:
         try:
@@ -651,7 +892,12 @@ class Storage:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
                 game.leave()
-            record = Record(game_id, owner, game, stored=version)
+            tagged = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+            tag = None
+            if tagged:
+                tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
+            hinted = bool(self._read("SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)))
+            record = Record(game_id, owner, game, stored=version, daily=tag, hinted=hinted)
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -677,7 +923,43 @@ class Storage:
                     break
                 del self._cache[old.id]
 
+    def _daily_figures(self, record: Record, now: float) -> tuple[Any, ...] | None:
+        """A ranked daily's figures after its latest action (_DAILY_MOVE's parameters), or None."""
+        if record.daily is None or not record.daily.ranked:
+            return None
+        game = record.game
+        return (
+            int(daily.ended(game)),
+            int(game.is_won),
+            game.score,
+            game.moves,
+            game.longest_streak,
+            daily.peaks_mask(game),
+            now,
+            now,
+            now,
+            now,
+            record.id,
+        )
+
     # Inside the commit's transaction -------------------------------------------------------
+
+    def _stage_daily(self, db: Db, record: Record, tag: daily.Tag) -> None:
+        """A daily game's row; a second ranked attempt of the day (another worker made one
+        meanwhile) is stored unranked instead, and the live game is told so."""
+        row = (record.id, tag.day.isoformat(), record.player)
+        if (
+            tag.ranked
+            and db.execute(
+                "INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT DO NOTHING",
+                row,
+            ).rowcount
+        ):
+            return
+        db.execute("INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 0)", row)
+        if tag.ranked:
+            record.daily = replace(tag, ranked=False)
 
     def _leave_stored(self, db: Db, game_id: str, player: str) -> None:
         """Leave a game as the database holds it (it moved on through another process)."""
@@ -695,7 +977,11 @@ class Storage:
             game = Game.replay(code, [Action.parse(text) for (text,) in log])
             if db.execute(_LEAVE, (Status.LEFT.value, game_id, version)).rowcount:
                 if game.leaving_counts_as_loss:
-                    self._count(db, player, game_id, game, "lost")
+                    hinted = db.execute(
+                        "SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)
+                    ).fetchone()
+                    verdict = judge(_code_of(game))
+                    self._count(db, player, game_id, game, "lost", verdict, hinted is not None)
                 return
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
@@ -706,8 +992,18 @@ class Storage:
         db.execute(_LOG, logged)
         return True
 
-    def _count(self, db: Db, player: str, game_id: str, game: Game, outcome: str) -> None:
-        """One result per game: a game settled once is never counted again."""
+    def _count(
+        self,
+        db: Db,
+        player: str,
+        game_id: str,
+        game: Game,
+        outcome: str,
+        verdict: Verdict | None = None,
+        hinted: bool = False,
+    ) -> None:
+        """One result per game: a game settled once is never counted again; with the solver's
+        verdict on its deal and whether a hint was asked (stats.count counts them apart)."""
         inserted = db.execute(
             "INSERT INTO results (player, game, code, outcome, score, finished_at, streak)"
             " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -722,15 +1018,30 @@ class Storage:
             ),
         ).rowcount
         if inserted:
+            if verdict is not None:
+                db.execute(
+                    "INSERT INTO verdicts (game, winnable, best, hinted) VALUES (?, ?, ?, ?)",
+                    (game_id, int(verdict.winnable), verdict.best, int(hinted)),
+                )
             self._lock_player(db, player)
             row = db.execute(
                 f"SELECT {_TOTALS} FROM totals WHERE player = ? AND rules = ?",
                 (player, game.variant.key),
             ).fetchone()
             totals = count(
-                Totals(*row) if row else Totals(), outcome, game.score, game.longest_streak
+                Totals(*row) if row else Totals(),
+                outcome,
+                game.score,
+                game.longest_streak,
+                verdict,
+                hinted,
             )
             db.execute(_TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
+
+
+def _code_of(game: Game) -> GameCode:
+    assert game.code is not None  # the store's games are all dealt from codes
+    return game.code
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -13,8 +13,9 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from tripeaks import daily
 from tripeaks.store import Storage, open_store
-from tripeaks.web import errors, guard, health
+from tripeaks.web import daily_routes, errors, guard, health
 from tripeaks.web.committer import Committer
 from tripeaks.web.compress import PageGzip
 from tripeaks.web.hosting import Hosting
@@ -63,12 +64,18 @@ def create_app(
         # the app's own routes: include_router adds a matching layer per request
         routes=[
             *router.routes,
+            *daily_routes.router.routes,
             *health.router.routes,
             *(health.metrics_router.routes if meter else ()),
         ],
     )
     limiter = Limiter(hosting.rates, counts=_shared_counts(store))
-    app.state.backend = Backend(store, Committer(store), solvers, limiter, meter)
+    secret = daily.operator_secret() or bytes.fromhex(
+        store.setting(daily.SETTING, daily.new_secret)
+    )
+    app.state.backend = Backend(
+        store, Committer(store), solvers, limiter, meter, daily.Dailies(secret)
+    )
     errors.install(app)
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
     guard.install(app, allowed_hosts)

@@ -83,7 +83,8 @@ class GameState(BaseModel):
     """What the player may see of a game, never more."""
 
     id: str | None
-    code: str
+    code: str | None
+    """None while the game is a daily whose code is still secret (``daily`` names its day)."""
     rules: RulesName
     variant: VariantOut
     version: int = Field(ge=0)
@@ -110,6 +111,10 @@ class GameState(BaseModel):
     description: str
     last: LastOut | None = None
     result: ResultOut | None = None
+    daily: str | None = None
+    """The UTC day (ISO date) of a daily game; None for any other game."""
+    ranked: bool | None = None
+    """A daily game: whether it is the player's ranked attempt (no hints, no undo)."""
 
 
 class ScoringOut(BaseModel):
@@ -219,6 +224,15 @@ class StatsOut(BaseModel):
     average_winning_score: float | None
     longest_card_streak: int | None
     """The longest run of removals in one counted game; null before any."""
+    winnable_played: int = 0
+    """Judged games (counted since the solver's verdict is kept) whose deal could be won: the M
+    of "won N of the M deals that could be won"."""
+    winnable_won: int = 0
+    """N: judged games won."""
+    best_share: float | None = None
+    """The share of the deal's best score reached on average over those M games (0-1)."""
+    won_with_hints: int = 0
+    won_without_hints: int = 0
 
 
 class RecentOut(BaseModel):

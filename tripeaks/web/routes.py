@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
-from tripeaks import codes
+from tripeaks import codes, daily
 from tripeaks import score as scoring
 from tripeaks import stats as statistics
 from tripeaks.codes import GameCode, InvalidCode, NotOffered, offer, offered
@@ -86,6 +86,8 @@ class Backend:
     limiter: Limiter
     meter: Meter | None = None
     """The metrics, when the app serves them (Hosting.metrics)."""
+    dailies: daily.Dailies | None = None
+    """The deals of the day (daily.py), from the server's secret."""
 
     async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """A store call, made so that the event loop never waits on a database server.
@@ -170,6 +172,7 @@ LangQuery = Annotated[Lang, Query(description="language of every word in the rep
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "a Host the server was not started for"},
+    403: {"model": ErrorOut, "description": "today's deal of the day while it is secret"},
     413: {"model": ErrorOut, "description": "body over 16 KB"},
     422: {"model": ErrorOut, "description": "refused: bad request or by the rules"},
     503: {"model": ErrorOut, "description": "the database cannot take the change now; retry"},
@@ -179,7 +182,10 @@ _GAME_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no such game for this player"},
 }
 _WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"model": ErrorOut, "description": "a write from another site or origin"},
+    403: {
+        "model": ErrorOut,
+        "description": "a write from another site or origin; the ranked daily's policy",
+    },
     415: {"model": ErrorOut, "description": "a write whose body is not application/json"},
 }
 _LIMITED: dict[int | str, dict[str, Any]] = {
@@ -221,13 +227,16 @@ def _state(solvers: Solvers, game: Game, game_id: str | None, lang: str, **extra
     return game_state(game, lang, game_id=game_id, result=result, **extra)
 
 
-def _read_code(text: str, lang: str) -> GameCode:
+def _read_code(text: str, lang: str, dailies: daily.Dailies | None = None) -> GameCode:
     """A code from outside, as a new game reads it: a bad one, or one with options this version
-    does not offer yet, is a 422 that changes nothing."""
+    does not offer yet, is a 422 that changes nothing; today's deal of the day (its letters, under
+    any rules or options) is a 403 until the day is over."""
     try:
         parsed = GameCode.parse(text)
     except InvalidCode:
         raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
+    if dailies is not None and parsed.letters == dailies.secret_letters():
+        raise ApiError(403, "daily_secret", translator(lang)("error.daily_secret"))
     _offer(parsed, lang)
     return parsed
 
@@ -253,14 +262,17 @@ _CONFLICTS = frozenset({"stale", "request_id_reused", "game_over"})
 """Refusals that say the game moved on (another tab, an old request): 409 with the state."""
 
 
-def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> ApiError:
+def _refusal(
+    refused: Refused, solvers: Solvers, game_id: str, lang: str, tag: daily.Tag | None
+) -> ApiError:
     _ = translator(lang)
     if isinstance(refused, ActionRefused):
         message = refused.refusal.message(lang)
     else:
         message = _(f"error.{refused.reason}")
-    state = _state(solvers, refused.game, game_id, lang)
-    return ApiError(409 if refused.reason in _CONFLICTS else 422, refused.reason, message, state)
+    state = _state(solvers, refused.game, game_id, lang, tag=tag)
+    status = 403 if refused.reason == daily.RANKED_REFUSED else 422
+    return ApiError(409 if refused.reason in _CONFLICTS else status, refused.reason, message, state)
 
 
 async def _act(
@@ -279,13 +291,15 @@ async def _act(
     except UnknownGame:
         raise _unknown_game(lang) from None
     except Refused as refused:
-        raise _refusal(refused, backend.solvers, game_id, lang) from None
+        tag = await backend.stored(backend.store.daily_tag, game_id)
+        raise _refusal(refused, backend.solvers, game_id, lang, tag) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
-    reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn))
+    tag = backend.store.daily_tag(game_id)  # in memory: the game was just applied to
+    reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn, tag=tag))
     try:
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
-        raise _refusal(refused, backend.solvers, game_id, lang) from None
+        raise _refusal(refused, backend.solvers, game_id, lang, tag) from None
     if backend.meter is not None and not applied.again:  # a retry was counted the first time
         backend.meter.actions[action.kind.value].inc()
         if applied.game.is_won:
@@ -321,9 +335,11 @@ async def catalog(lang: Lang) -> Response:
 
 
 @router.get("/api/code", response_model=CodeOut, responses=_ERRORS)
-async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en") -> CodeOut:
+async def check_code(
+    request: Request, code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en"
+) -> CodeOut:
     """Read a typed code the way a new game would, and change nothing."""
-    parsed = _read_code(code, lang)
+    parsed = _read_code(code, lang, _caller(request).backend.dailies)
     rules = parsed.rules.name.lower()
     return CodeOut(code=str(parsed), rules=rules, variant=variant_out(parsed.variant))  # type: ignore[arg-type]
 
@@ -352,7 +368,7 @@ async def new_game(
     )
     code = None
     if body.code is not None and body.code.strip():
-        code = _read_code(body.code, lang)
+        code = _read_code(body.code, lang, backend.dailies)
     fresh = player is None
     if player is None:
         player = new_id()  # made now, so that its first game counts against its own limit too
@@ -391,7 +407,8 @@ async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> R
         game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
-    return _json(_state(caller.backend.solvers, game, game_id, lang))
+    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    return _json(_state(caller.backend.solvers, game, game_id, lang, tag=tag))
 
 
 @router.post("/api/games/{game_id}/play", response_model=GameState, responses=_ACTION_ERRORS)
@@ -431,6 +448,10 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
         game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
     except UnknownGame:
         raise _unknown_game(lang) from None
+    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    policy = daily.refusal(tag, None)
+    if policy is not None:
+        raise ApiError(403, policy, _(f"error.{policy}"))
     if game.is_won:
         return HintOut(winnable=True, action=None, message=_("hint.won"))
     if game.is_over:
@@ -444,6 +465,10 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
     if answer is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
     winnable, action = answer
+    backend = caller.backend  # the game's result will say a hint was asked (counted apart)
+    await backend.committer.durable(
+        await backend.stored(backend.store.stage_hinted, game_id, caller.player)
+    )
     return _hint_out(game, winnable, action, lang)
 
 
@@ -457,7 +482,7 @@ async def preview(
     """A code after some actions, stored nowhere; the help's worked example draws these."""
     caller = _caller(request)
     _ = translator(lang)
-    parsed = _read_code(code, lang)
+    parsed = _read_code(code, lang, caller.backend.dailies)
     words = [w.strip() for w in actions.split(",") if w.strip()]
     if len(words) > PREVIEW_MAX_ACTIONS:
         raise ApiError(422, "bad_request", _("error.bad_request", field="actions"))
@@ -603,4 +628,9 @@ def _stats_out(s: statistics.Stats) -> StatsOut:
         best_score=s.best_score,
         average_winning_score=s.average_winning_score,
         longest_card_streak=s.longest_card_streak,
+        winnable_played=s.winnable_played,
+        winnable_won=s.winnable_won,
+        best_share=s.best_share,
+        won_with_hints=s.won_with_hints,
+        won_without_hints=s.won_without_hints,
     )

@@ -170,6 +170,13 @@ def add_command(subparsers: Any) -> None:
         metavar="NETWORK",
         help="client networks that may read /metrics (loopback and private ones)",
     )
+    cmd.add_argument(
+        "--daily-secret",
+        default=None,
+        metavar="TEXT",
+        help="the secret the deal of the day is chosen from, 16 characters or more (default:"
+        " $TRIPEAKS_DAILY_SECRET, else one the server makes and keeps in the database)",
+    )
     cmd.set_defaults(run=run, **environment_defaults(os.environ))
 
 
@@ -231,6 +238,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = hosting(args)
         names = allowed_hosts(host, args.allowed_host)
+        from tripeaks import daily
+
+        if args.daily_secret is not None:  # every worker (and create_app) reads it from there
+            os.environ[daily.SECRET_VARIABLE] = args.daily_secret
+        daily.operator_secret()  # a short one is a WeakSecret, a ValueError naming the rule
     except ValueError as error:
         _say("serve.bad_option", problem=error)
         return 2

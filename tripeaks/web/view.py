@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from tripeaks import daily
 from tripeaks.cards import Card
 from tripeaks.describe import card_name
 from tripeaks.game import ActionKind, Game, Slot, Status, Turn
@@ -77,19 +78,21 @@ def game_state(
     game_id: str | None,
     turn: Turn | None = None,
     result: ResultOut | None = None,
+    tag: daily.Tag | None = None,
 ) -> GameState:
-    """The state the page draws; ``version`` is the length of the game's log."""
+    """The state the page draws; ``version`` is the length of the game's log. A daily game
+    (``tag``) names its day, and carries its code only once the daily's policy shows it."""
     status = game.status
     return GameState(
         id=game_id,
-        code=str(game.code),
+        code=str(game.code) if daily.shows_code(tag, game) else None,
         rules=game.rules.name.lower(),  # type: ignore[arg-type]
         variant=variant_out(game.variant),
         version=len(game.actions),
         status=status.value,
         score=game.score,
         moves=game.moves,
-        can_undo=game.can_undo,
+        can_undo=game.can_undo and daily.may_undo(tag),
         can_draw=game.can_draw,
         playable=[] if game.is_over else game.playable_positions(),
         blocked=_blocked(game),
@@ -103,6 +106,8 @@ def game_state(
         description=game.describe(lang),
         last=last_out(game, turn, lang) if turn else None,
         result=_with_best(result, game) if status is not Status.PLAYING else None,
+        daily=None if tag is None else tag.day.isoformat(),
+        ranked=None if tag is None else tag.ranked,
     )
 
 

@@ -1,0 +1,52 @@
+"""Honest statistics through /api/stats, on SQLite and PostgreSQL: wins out of the deals that
+could be won (the solver's verdict, counted with each game), the share of the best score
+reached, and wins with hints counted apart from wins without."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from test_api_support import WIN_CODE, new_game, play_line, send, winning_line
+
+from tripeaks import solver
+from tripeaks.codes import GameCode
+from tripeaks.rules import Rules
+
+
+def lost_deal() -> str:
+    """An Easy deal the solver proves cannot be won."""
+    for number in range(1000, 100_000):
+        code = GameCode.from_number(number, Rules.EASY)
+        if not solver.is_winnable(code):
+            return str(code)
+    raise AssertionError("no lost deal found")
+
+
+def easy(client: TestClient) -> dict[str, Any]:
+    stats: dict[str, Any] = client.get("/api/stats").json()["easy"]
+    return stats
+
+
+def test_wins_out_of_winnable_deals_best_share_and_hints_apart(client: TestClient) -> None:
+    best = solver.solve(WIN_CODE).final_score
+    assert best is not None
+    plain = play_line(client, new_game(client, WIN_CODE), winning_line())[-1]
+    hinted = new_game(client, WIN_CODE)
+    assert client.get(f"/api/games/{hinted['id']}/hint").status_code == 200
+    assert client.get(f"/api/games/{hinted['id']}/hint").status_code == 200  # still one game
+    hinted_won = play_line(client, hinted, winning_line())[-1]
+    hopeless = new_game(client, lost_deal())
+    assert send(client, hopeless, "draw").status_code == 200
+    new_game(client)  # leaves the hopeless one: counted lost, but it could never be won
+    stats = easy(client)
+    assert (stats["played"], stats["won"]) == (3, 2)
+    assert (stats["winnable_played"], stats["winnable_won"]) == (2, 2)
+    assert (stats["won_with_hints"], stats["won_without_hints"]) == (1, 1)
+    shares = [min(1000, round(1000 * s / best)) for s in (plain["score"], hinted_won["score"])]
+    assert stats["best_share"] == round(sum(shares) / 2 / 1000, 4)
+
+
+def test_a_player_without_games_has_no_share(client: TestClient) -> None:
+    stats = easy(client)
+    assert stats["winnable_played"] == 0 and stats["best_share"] is None

@@ -1,0 +1,79 @@
+"""The JSON shapes of the deal of the day (docs/api.md, "The deal of the day")."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+NAME_MAX_INPUT = 200
+"""A name request longer than this is refused before it is even read as a name."""
+
+
+class NameIn(BaseModel):
+    name: str = Field(max_length=NAME_MAX_INPUT)
+
+
+class NameOut(BaseModel):
+    name: str | None
+    """The name the boards show: the nickname, or the generated one in the reply's language
+    (null before the player has a cookie)."""
+    chosen: bool
+    """Whether the player chose it (PUT /api/player/name)."""
+
+
+class BoardRowOut(BaseModel):
+    rank: int = Field(ge=1)
+    """Equal figures share a rank (1, 2, 2, 4)."""
+    name: str
+    score: int
+    moves: int = Field(ge=0)
+    seconds: float = Field(ge=0)
+    """From the first action to the last, as the server measured them."""
+
+
+class MyDailyOut(BaseModel):
+    """The player's ranked attempt of the day, with what a spoiler-free share needs."""
+
+    name: str
+    finished: bool
+    """Won or stuck: the ranked attempt has ended (a left one has not finished)."""
+    won: bool
+    rank: int | None
+    """Null until finished."""
+    score: int
+    moves: int
+    seconds: float
+    longest_streak: int
+    peaks: list[bool] = Field(min_length=3, max_length=3)
+    """Which peaks (left, middle, right) were cleared."""
+    share: str | None
+    """The share text (server.po ``daily.share``), once finished."""
+
+
+class BoardOut(BaseModel):
+    day: str
+    code: str | None
+    """Null while the day lasts, unless the player's ranked attempt is over."""
+    best_score: int
+    """The best score the deal can be won with (the solver's best win, standard scoring)."""
+    players: int
+    """Finished ranked attempts of the day."""
+    top: list[BoardRowOut]
+    me: MyDailyOut | None
+
+
+class HistoryDayOut(BaseModel):
+    day: str
+    played: bool
+    finished: bool
+    won: bool
+    score: int | None
+    rank: int | None
+
+
+class HistoryOut(BaseModel):
+    today: str
+    streak: int = Field(ge=0)
+    """Days in a row with a finished daily, ending today or yesterday."""
+    best_streak: int = Field(ge=0)
+    days: list[HistoryDayOut]
+    """Newest first: the last 30 days, or every day of the month asked for (up to today)."""
