@@ -4,7 +4,7 @@
 // come in the server's state.
 
 import { $, $$, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { longDay, t } from "./i18n.js";
 import { capture, run } from "./motion.js";
 import { burst, paintStreak, remember } from "./celebrate.js";
 
@@ -249,8 +249,8 @@ export function render(s, { animate = false } = {}) {
 
   $("#score").textContent = String(game.score);
   $("#moves").textContent = String(game.moves);
-  $("#code").textContent = game.code;
-  $("#code-rules").textContent = rulesLine(game);
+  $("#code").textContent = game.code || t("web.daily.code_hidden_short");
+  $("#code-rules").textContent = game.daily ? t(game.ranked ? "web.daily.rules_ranked" : "web.daily.rules", { day: longDay(game.daily) }) : rulesLine(game);
 
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
@@ -264,6 +264,9 @@ export function render(s, { animate = false } = {}) {
   }
   paintTableau(cards, game.tableau, true, game.blocked);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
+  // the ranked daily is played straight (docs/api.md, "The deal of the day")
+  for (const b of $$("[data-action='hint']")) b.disabled = Boolean(game.ranked) && game.status === "playing";
+  for (const b of $$("[data-daily-board]")) b.hidden = !game.daily;
   // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
   // New game when the game is over and nothing can be undone; none while the game goes on.
   const over = game.status !== "playing";

@@ -8,7 +8,7 @@ import { buzz } from "./sound.js";
 import { closeDialog, confirm, showWin } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
-import { loadCatalog, t } from "./i18n.js";
+import { loadCatalog, longDay, t } from "./i18n.js";
 import { labelKeys } from "./keys.js";
 import { announce, toast } from "./live.js";
 
@@ -133,6 +133,11 @@ export const hint = () =>
   enqueue(async () => {
     const game = state.game;
     if (!game || !game.id) return;
+    if (game.ranked && game.status === "playing") {
+      toast(t("web.daily.no_hints"));
+      announce(t("web.daily.no_hints"));
+      return;
+    }
     const { status, data } = await get(`/api/games/${game.id}/hint`);
     const message = status === 200 && data ? data.message : data && data.error && data.error.message;
     if (status === 200 && data && state.game === game) {
@@ -151,6 +156,11 @@ export function readBoard() {
 
 export async function copyCode() {
   if (!state.game) return;
+  if (!state.game.code) {
+    toast(t("web.daily.code_hidden"));
+    announce(t("web.daily.code_hidden"));
+    return;
+  }
   try {
     await navigator.clipboard.writeText(state.game.code);
   } catch {
@@ -169,25 +179,30 @@ export async function copyCode() {
   announce(t("web.copied"));
 }
 
-/** Start a game; resolves to null, to the server's message for a refused code, or to "" when the player
- * chose to keep the current game. */
-export async function startGame(body) {
-  if (state.game && state.game.leaving_counts_as_loss) {
+/** Start a game (POST /api/games, or /api/daily for the deal of the day); resolves to null, to the
+ * server's message for a refused code, or to "" when the player chose to keep the current game. */
+export async function startGame(body, path = "/api/games") {
+  const current = state.game;
+  // POST /api/daily from a daily game goes on with it (docs/api.md): nothing is left
+  const resuming = path === "/api/daily" && current && current.daily && current.status === "playing";
+  const ranked = current && current.ranked && current.status === "playing";
+  if (current && !resuming && (current.leaving_counts_as_loss || ranked)) {
     const yes = await confirm({
       title: t("web.confirm.abandon.title"),
-      text: t("web.confirm.abandon.text"),
+      // leaving the ranked daily also gives up its place on the day's board, for good
+      text: t(state.game.ranked ? "web.daily.abandon" : "web.confirm.abandon.text"),
       yes: t("web.confirm.abandon.yes"),
       no: t("web.confirm.keep"),
     });
     if (!yes) return "";
   }
-  const { status, data } = (await enqueue(() => write("POST", "/api/games", body))) || { status: 0 };
+  const { status, data } = (await enqueue(() => write("POST", path, body))) || { status: 0 };
   if (status !== 201 && status !== 200) return (data && data.error && data.error.message) || t("web.error.network");
   store("game", data.id);
   closeDialog($("#dlg-win"));
   accept(data);
   deal($("#stock"), data);
-  announce(t("web.announce.new", { code: data.code }));
+  announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
   focusBoard(firstControl(data));
   return null;
 }

@@ -52,3 +52,10 @@ export function number(value, options = {}) {
 export function points(value) {
   return number(value, { signDisplay: "exceptZero" }).replace("-", "\u2212");
 }
+
+/** A UTC day ("2026-12-01") as the player's language writes it in full. */
+export function longDay(day) {
+  if (!day) return "";
+  const [y, m, d] = day.split("-").map(Number);
+  return new Intl.DateTimeFormat(state.lang, { dateStyle: "long", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d)));
+}

@@ -32,6 +32,7 @@ const intents = {
   new: openNewGame,
   help: later("./help.js", "openHelp"),
   stats: later("./stats.js", "openStats"),
+  daily: later("./daily.js", "openDaily"),
   settings: openSettings,
 };
 

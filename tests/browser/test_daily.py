@@ -1,0 +1,146 @@
+"""The deal of the day in the browser: the window, the ranked game (no code, no hint, no undo), a win
+played by clicking, the board with the player's rank and share text, the calendar, a nickname; in
+the three languages at phone and desktop sizes, axe 0 on the window.
+
+The server here has a secret of the test's own (TRIPEAKS_DAILY_SECRET), so the test can work out the
+day's deal the way the server does (tripeaks.daily.choose) and win it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+
+import pytest
+from conftest import served
+from playwright.sync_api import Page, expect
+from tripeaks_page import card, choose, moves, name_at, no_violations, stock, winning_line
+
+from tripeaks import daily
+from tripeaks.game import Action, ActionKind
+
+SECRET = "a secret for the browser tests"
+LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
+
+
+@pytest.fixture
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of each test's own (a board of its own), with a known daily secret."""
+    from tripeaks.web.app import create_app
+
+    before = os.environ.get(daily.SECRET_VARIABLE)
+    os.environ[daily.SECRET_VARIABLE] = SECRET
+    try:
+        app = create_app(tmp_path_factory.mktemp("daily") / "tripeaks.db")
+    finally:
+        if before is None:
+            del os.environ[daily.SECRET_VARIABLE]
+        else:
+            os.environ[daily.SECRET_VARIABLE] = before
+    with served(app) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def words(page: Page, lang: str) -> dict[str, str]:
+    messages: dict[str, str] = json.loads(page.request.get(f"/api/i18n/{lang}").text())["messages"]
+    return messages
+
+
+def win_by_clicking(page: Page, code: str, lang: str = "en") -> None:
+    """The solver's best win, clicked card by card (names in the page's language) and draw by draw."""
+    done: list[Action] = []
+    for action in winning_line(code):
+        if action.kind is ActionKind.DRAW:
+            stock(page).click()
+        else:
+            assert action.pos is not None
+            card(page, name_at(code, done, action.pos, lang)).click()
+        done.append(action)
+        expect(moves(page)).to_have_text(str(len(done)))
+
+
+def todays_code() -> str:
+    return str(daily.choose(SECRET.encode(), daily.today()))
+
+
+@pytest.mark.parametrize(
+    ("lang", "width", "height"), [("en", 390, 844), ("fi", 1440, 900), ("ca", 844, 390)]
+)
+def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
+    new_page, artifacts, lang: str, width: int, height: int
+) -> None:
+    page = new_page(width=width, height=height, locale=LOCALES[lang])
+    w = words(page, lang)
+    choose(page, action="daily")
+    dialog = page.locator("#dlg-daily")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(w["web.daily.rules_text"])
+    no_violations(page, f"daily window before playing ({lang})")
+    page.screenshot(path=artifacts / f"daily-window-{lang}-{width}x{height}.png")
+    dialog.get_by_role("button", name=w["web.daily.play"]).click()
+    # the ranked game: its code is not shown, hints and undo are off
+    expect(page.locator("#code-rules")).to_have_text(w["web.daily.rules_ranked"])
+    expect(page.locator("#code")).to_have_text(w["web.daily.code_hidden_short"])
+    expect(page.locator("#tools [data-action='hint']")).to_be_disabled()
+    expect(page.locator("#tools [data-action='undo']")).to_be_disabled()
+    code = todays_code()
+    win_by_clicking(page, code, lang)
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible(timeout=20_000)
+    expect(page.locator("#code")).to_have_text(code)  # over: the code is the player's now
+    win.get_by_role("button", name=w["web.daily.board"]).click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(w["web.daily.you_won"])
+    share = dialog.locator("#daily-share")
+    expect(share).to_contain_text("▲▲▲")
+    assert code not in share.inner_text()  # spoiler-free
+    expect(dialog.locator("table.daily-board tbody tr")).to_have_count(1)
+    expect(dialog.locator(".daily-month .d-won")).to_have_count(1)
+    # a nickname, refused when it is not one, then kept and shown on the board
+    name = dialog.locator("#daily-name")
+    name.fill("<script>")
+    dialog.get_by_role("button", name=w["web.daily.name_save"]).click()
+    expect(dialog.locator("#daily-name-error")).not_to_be_empty()
+    name.fill("  Aino 7 ")
+    dialog.get_by_role("button", name=w["web.daily.name_save"]).click()
+    expect(dialog.locator("table.daily-board tbody tr").first).to_contain_text("Aino 7")
+    no_violations(page, f"daily window after a win ({lang})")
+    page.screenshot(path=artifacts / f"daily-board-{lang}-{width}x{height}.png", full_page=True)
+    # another player sees the board and may still play
+    other = new_page(width=width, height=height, locale=LOCALES[lang])
+    choose(other, action="daily")
+    board = other.locator("#dlg-daily")
+    expect(board.get_by_role("button", name=w["web.daily.play"])).to_be_visible()
+    expect(board.locator("table.daily-board tbody tr")).to_have_count(1)
+    expect(board.locator("table.daily-board")).to_contain_text("Aino 7")
+
+
+def test_a_replay_after_the_ranked_game_has_hints_and_its_code(new_page) -> None:
+    page = new_page()
+    w = words(page, "en")
+    choose(page, action="daily")
+    page.locator("#dlg-daily").get_by_role("button", name=w["web.daily.play"]).click()
+    expect(page.locator("#tools [data-action='hint']")).to_be_disabled()
+    page.keyboard.press("h")  # the key says why rather than nothing
+    expect(page.locator("#toast")).to_have_text(w["web.daily.no_hints"])
+    # leaving the ranked game, even before a move, is asked first: its place on the board goes
+    page.get_by_role("button", name="New game").click()
+    page.locator("#dlg-new").get_by_role("button", name="Deal").click()
+    confirm = page.locator("#dlg-confirm")
+    expect(confirm).to_contain_text(w["web.daily.abandon"])
+    confirm.get_by_role("button", name=w["web.confirm.keep"]).click()
+    expect(confirm).to_be_hidden()
+    page.keyboard.press("Escape")  # the New game window, still open
+    expect(page.locator("#dlg-new")).to_be_hidden()
+    expect(page.locator("#code-rules")).to_have_text(w["web.daily.rules_ranked"])
+    code = todays_code()
+    win_by_clicking(page, code)
+    expect(page.locator("#dlg-win")).to_be_visible(timeout=20_000)
+    page.keyboard.press("Escape")
+    choose(page, action="daily")
+    dialog = page.locator("#dlg-daily")
+    dialog.get_by_role("button", name=w["web.daily.again"]).click()
+    expect(page.locator("#code")).to_have_text(code)
+    expect(page.locator("#code-rules")).to_have_text(re.compile(r"^Deal of the day · "))
+    expect(page.locator("#tools [data-action='hint']")).to_be_enabled()
