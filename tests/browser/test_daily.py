@@ -97,6 +97,11 @@ def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
     assert code not in share.inner_text()  # spoiler-free
     expect(dialog.locator("table.daily-board tbody tr")).to_have_count(1)
     expect(dialog.locator(".daily-month .d-won")).to_have_count(1)
+    days = dialog.locator(".daily-days li")
+    expect(days).to_have_count(1)
+    expect(days.first).to_contain_text(w["web.daily.day_won"])
+    days.first.get_by_role("button").click()  # today's board again, drawn anew
+    expect(dialog.locator("#daily-share")).to_contain_text("▲▲▲")
     # a nickname, refused when it is not one, then kept and shown on the board
     name = dialog.locator("#daily-name")
     name.fill("<script>")

@@ -180,3 +180,8 @@ def test_a_won_game_counts_in_the_statistics(new_page):
     expect(stats.get_by_role("row", name="Games won")).to_contain_text("1")
     expect(stats.get_by_role("row", name="Best score")).to_contain_text(score)
     expect(stats.get_by_role("button", name=WIN_CODE)).to_contain_text("Won")
+    # the honest figures: the solver says the deal could be won, and the line played is its best
+    expect(stats.get_by_role("row", name="Winnable deals won")).to_contain_text("1 of 1")
+    expect(stats.get_by_role("row", name="Share of each deal’s best")).to_contain_text("100%")
+    expect(stats.get_by_role("row", name="Wins without hints")).to_contain_text("1")
+    expect(stats.get_by_role("row", name="Wins with hints")).to_contain_text("0")

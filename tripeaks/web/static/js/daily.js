@@ -13,17 +13,20 @@ import { state } from "./state.js";
 
 const seconds = (value) => (value === null || value === undefined ? t("web.stats.none") : t("web.daily.seconds", { n: number(value, { maximumFractionDigits: 0 }) }));
 
-async function play() {
+async function play(code = null) {
   closeDialog($("#dlg-daily"));
-  const error = await startGame({}, "/api/daily");
+  const error = code ? await startGame({ code }) : await startGame({}, "/api/daily");
   if (error) toast(error);
 }
 
-/** What the player can do with today's deal, and their result once it is over. */
-function today(board) {
+/** What the player can do with today's deal, and their result once it is over; for a past day, the
+ * result and the deal itself (its code is everyone's now), to play as an ordinary game. */
+function today(board, isToday) {
   const me = board.me;
   const parts = [];
-  if (!me) {
+  if (!isToday && (!me || !me.finished)) {
+    parts.push(h("p", {}, t("web.daily.not_played")));
+  } else if (!me) {
     parts.push(h("p", {}, t("web.daily.rules_text")));
     parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.play")));
   } else if (!me.finished) {
@@ -48,8 +51,14 @@ function today(board) {
       copy.addEventListener("click", () => copyShare(me.share));
       parts.push(h("p", { className: "daily-share", id: "daily-share" }, me.share), copy);
     }
-    parts.push(h("p", { className: "help-text" }, t("web.daily.again_text")));
-    parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.again")));
+    if (isToday) {
+      parts.push(h("p", { className: "help-text" }, t("web.daily.again_text")));
+      parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.again")));
+    }
+  }
+  if (!isToday && board.code) {
+    parts.push(h("p", {}, t("web.daily.past_code", { code: board.code })));
+    parts.push(h("button", { type: "button", className: "btn", id: "daily-play-code", "data-code": board.code }, t("web.daily.play_past")));
   }
   return parts;
 }
@@ -142,28 +151,52 @@ function nameForm(name) {
   return form;
 }
 
-async function fill() {
+/** The days played among the last 30, newest first: each shows that day's board. */
+function lastDays(history, shown) {
+  const played = history.days.filter((d) => d.played).slice(0, 30);
+  if (!played.length) return [];
+  const list = h("ul", { className: "recent daily-days" });
+  for (const d of played) {
+    const outcome = t(`web.daily.day_${d.won ? "won" : d.finished ? "lost" : "open"}`);
+    const figures = d.finished ? ` · ${number(d.score)}${d.rank ? ` · ${t("web.daily.rank_short", { rank: number(d.rank) })}` : ""}` : "";
+    const button = h("button", { type: "button", className: "btn" }, h("span", {}, longDay(d.day)), h("span", { className: "muted" }, outcome + figures));
+    if (d.day === shown) button.setAttribute("aria-current", "date");
+    button.addEventListener("click", () => fill(d.day === history.today ? null : d.day));
+    list.append(h("li", {}, button));
+  }
+  return [h("h3", {}, t("web.daily.last_days")), list];
+}
+
+async function fill(day = null) {
   const body = $("#daily-body");
-  const [board, history, name] = await Promise.all([get("/api/daily/board"), get("/api/daily/history"), get("/api/player/name")]);
+  const boardPath = day ? `/api/daily/board?day=${encodeURIComponent(day)}` : "/api/daily/board";
+  const [board, history, name] = await Promise.all([get(boardPath), get("/api/daily/history"), get("/api/player/name")]);
   if (board.status !== 200 || history.status !== 200 || !board.data || !history.data) {
     body.textContent = t("web.error.network");
     return;
   }
   const b = board.data;
   const hist = history.data;
+  const isToday = b.day === hist.today;
   const parts = [
     h("p", { className: "daily-day" }, longDay(b.day)),
-    ...today(b),
-    h("h3", {}, t("web.daily.board_title", { players: number(b.players) })),
+    ...(isToday ? [] : [h("button", { type: "button", className: "btn quiet", id: "daily-back" }, t("web.daily.back_today"))]),
+    ...today(b, isToday),
+    h("h3", {}, t(isToday ? "web.daily.board_title" : "web.daily.board_title_past", { players: number(b.players) })),
     boardTable(b),
     h("h3", {}, t("web.daily.streak_title")),
     h("p", {}, t("web.daily.streak", { streak: number(hist.streak), best: number(hist.best_streak) })),
     calendar(hist),
+    ...lastDays(hist, b.day),
     nameForm(name.status === 200 ? name.data : null),
   ];
   body.replaceChildren(...parts);
   const playButton = $("#daily-play", body);
-  if (playButton) playButton.addEventListener("click", play);
+  if (playButton) playButton.addEventListener("click", () => play());
+  const pastButton = $("#daily-play-code", body);
+  if (pastButton) pastButton.addEventListener("click", () => play(pastButton.dataset.code));
+  const back = $("#daily-back", body);
+  if (back) back.addEventListener("click", () => fill());
 }
 
 export async function openDaily() {

@@ -22,6 +22,11 @@ const ROWS = [
   ["longest_card_streak", {}],
   ["best_score", {}],
   ["average_winning_score", { maximumFractionDigits: 0 }],
+  // the honest figures: luck set apart by the solver's verdict on each deal, and hints apart
+  ["winnable_won", (s) => t("web.stats.of", { n: number(s.winnable_won), m: number(s.winnable_played) })],
+  ["best_share", { style: "percent", maximumFractionDigits: 0 }],
+  ["won_without_hints", {}],
+  ["won_with_hints", {}],
 ];
 
 /** A table of the statistics' rows, a column per [heading, Stats]. */
@@ -30,7 +35,8 @@ function grid(columns) {
   table.createTHead().append(h("tr", {}, h("td"), ...columns.map(([head]) => h("th", { scope: "col" }, head))));
   const rows = table.createTBody();
   for (const [key, options] of ROWS) {
-    rows.append(h("tr", {}, h("th", { scope: "row" }, t(`web.stats.${key}`)), ...columns.map(([, stats]) => h("td", {}, number(stats[key], options)))));
+    const cell = (stats) => (typeof options === "function" ? options(stats) : number(stats[key], options));
+    rows.append(h("tr", {}, h("th", { scope: "row" }, t(`web.stats.${key}`)), ...columns.map(([, stats]) => h("td", {}, cell(stats)))));
   }
   return table;
 }
