@@ -89,6 +89,14 @@ def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
     win = page.locator("#dlg-win")
     expect(win).to_be_visible(timeout=20_000)
     expect(page.locator("#code")).to_have_text(code)  # over: the code is the player's now
+    for button in win.locator(".row button:visible").all():  # four of them now: all on screen
+        box = button.bounding_box()
+        assert (
+            box is not None
+            and box["y"] + box["height"] <= height
+            and box["x"] + box["width"] <= width
+        )
+    page.screenshot(path=artifacts / f"daily-win-{lang}-{width}x{height}.png")
     win.get_by_role("button", name=w["web.daily.board"]).click()
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text(w["web.daily.you_won"])
