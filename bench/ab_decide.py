@@ -1,0 +1,105 @@
+"""Two builds of the compiled solver side by side in one process, deal by deal: decide from a code.
+
+    PYTHONPATH=<checkout> .venv/bin/python bench/ab_decide.py OLD.so NEW.so [--deals 1000]
+        [--rules classic] [--rounds 3] [--draws 3000]
+
+Loads both extension files (each its own copy of the module's state), then decides the bench's
+fixed codes (bench/reference.py) with one and the other in turn, the same code one after the
+other, so both see the same moments of a shared machine; prints each build's median / p99 / max
+of the calling thread's CPU time and whether every verdict agreed. "winnable only" draws codes
+from a seeded SplitMix64, each draw with one build and then the other (the same codes). Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.machinery
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+
+from reference import fixed_codes
+
+from tripeaks import solver
+from tripeaks.codes import CODE_SPACE, SplitMix64
+from tripeaks.rules import Rules
+
+
+def load(path: str) -> ModuleType:
+    name = "tripeaks._search"
+    loader = importlib.machinery.ExtensionFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def figures(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return (
+        f"median {1e6 * statistics.median(ordered):7.1f} µs  p99 {1e6 * p99:7.1f} µs"
+        f"  max {1e6 * ordered[-1]:7.1f} µs"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--draws", type=int, default=3000)
+    parser.add_argument("--rules", choices=["easy", "classic"], default="classic")
+    args = parser.parse_args(argv)
+    rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
+    builds = {"old": load(args.old), "new": load(args.new)}
+    shared = (
+        solver._fits_table(rules),
+        solver._LYING_UNDER_BYTES,
+        solver._UNDER_BYTES,
+        solver._NO_BRIDGE_BYTES,
+        rules.wraps,
+        solver.DECIDE_CAP,
+    )
+    numbers = [code.number for code in fixed_codes(args.deals, rules)]
+    for module in builds.values():
+        module.decide_deal(numbers[0], *shared)
+    times: dict[str, list[float]] = {name: [] for name in builds}
+    disagree = 0
+    for _ in range(args.rounds):
+        for number in numbers:
+            verdicts = []
+            for name, module in builds.items():
+                cpu = time.thread_time()
+                verdicts.append(module.decide_deal(number, *shared)[0])
+                times[name].append(time.thread_time() - cpu)
+            disagree += verdicts[0] != verdicts[1]
+    print(f"{args.rules}, decide from a code, {args.rounds} x {len(numbers)} deals, turn about:")
+    for name in builds:
+        print(f"  {name}: {figures(times[name])}")
+    print(f"  verdicts that differ: {disagree}")
+    draws: dict[str, list[float]] = {name: [] for name in builds}
+    rngs = {name: SplitMix64(7) for name in builds}  # the same codes for both, draw by draw
+    for _ in range(args.draws):
+        for name, module in builds.items():
+            rng = rngs[name]
+            cpu = time.thread_time()
+            while not module.decide_deal(rng.below(CODE_SPACE), *shared)[0]:
+                pass
+            draws[name].append(time.thread_time() - cpu)
+    print(f"  winnable only, {args.draws} draws each (the same codes):")
+    for name in builds:
+        print(f"  {name}: {figures(draws[name])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
