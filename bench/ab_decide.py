@@ -4,8 +4,9 @@
         [--rules classic] [--rounds 3] [--draws 3000]
 
 Loads both extension files (each its own copy of the module's state), then decides the bench's
-fixed codes (bench/reference.py) with one and the other in turn, the same code one after the
-other, so both see the same moments of a shared machine; prints each build's median / p99 / max
+fixed codes (bench/reference.py) in whole passes, one build's pass and then the other's (which
+goes first alternates by round), so both see the same minutes of a shared machine and each its
+own deals one after the other, as bench/solver.py does; prints each build's median / p99 / max
 of the calling thread's CPU time and whether every verdict agreed. "winnable only" draws codes
 from a seeded SplitMix64, each draw with one build and then the other (the same codes). Figures only.
 """
@@ -74,18 +75,22 @@ def main(argv: list[str] | None = None) -> int:
         module.decide_deal(numbers[0], *shared)
     times: dict[str, list[float]] = {name: [] for name in builds}
     disagree = 0
-    for _ in range(args.rounds):
-        for number in numbers:
-            verdicts = []
-            for name, module in builds.items():
+    names = list(builds)
+    for round_ in range(args.rounds):  # a whole pass over the codes with one, then the other
+        verdicts: dict[str, list[bool]] = {}
+        for name in names if round_ % 2 == 0 else names[::-1]:
+            module, verdicts[name] = builds[name], []
+            for number in numbers:
                 cpu = time.thread_time()
-                verdicts.append(module.decide_deal(number, *shared)[0])
+                verdicts[name].append(module.decide_deal(number, *shared)[0])
                 times[name].append(time.thread_time() - cpu)
-            disagree += verdicts[0] != verdicts[1]
-    print(f"{args.rules}, decide from a code, {args.rounds} x {len(numbers)} deals, turn about:")
+        disagree += sum(a != b for a, b in zip(*verdicts.values(), strict=True))
+    print(f"{args.rules}, decide from a code, {args.rounds} passes of {len(numbers)} deals each:")
     for name in builds:
         print(f"  {name}: {figures(times[name])}")
     print(f"  verdicts that differ: {disagree}")
+    if not args.draws:
+        return 0
     draws: dict[str, list[float]] = {name: [] for name in builds}
     rngs = {name: SplitMix64(7) for name in builds}  # the same codes for both, draw by draw
     for _ in range(args.draws):

@@ -420,6 +420,13 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         return 0;
     }
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
+    /* Every child's entry in the lost table, and the draw's, asked for at once: the looks are
+     * the search's chain of cache misses, and one child's look then overlaps the others'. */
+    for (uint32_t rest = moves; rest; rest &= rest - 1) {
+        int pos = lowest(rest);
+        table_prefetch(&s->lost, (present & ~(1u << pos)) | (uint32_t)s->ranks[pos] << 28);
+    }
+    if (drawn < limit) table_prefetch(&s->lost, present | ANY_TOP);
     int dead_end = 0;
     /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
      * order) those that free the most cards first, then those after which another play follows
@@ -449,7 +456,6 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         int pos = list[at++];
         int rank = s->ranks[pos];
         uint32_t after = present & ~(1u << pos);
-        table_prefetch(&s->lost, after | (uint32_t)rank << 28);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
         s->counts[rank]--;
         int64_t next =
@@ -1309,6 +1315,12 @@ static PyObject *py_best_from(PyObject *self, PyObject *args) {
  * Runs without the GIL. */
 static int decide_search(Search *s, int set, uint32_t present, int drawn, int top, long long cap,
                          int *backward_pass) {
+    /* The lost table and the Search are out of the cache after a backward pass (this deal's or
+     * the last one's): fetched ahead in one sweep, they stream in instead of missing one line
+     * at a time along the search's chain of dependent looks. */
+    if (s->lost.mask < SMALL_TABLE)
+        for (size_t i = 0; i <= s->lost.mask; i += 8) PREFETCH(&s->lost.entries[i]);
+    for (size_t b = 0; b < sizeof *s; b += 64) PREFETCH((const char *)s + b);
     /* Two short tries in two orders first (a deal hard in one order is often easy in the
      * other), then the first order up to cap. What a try proved lost stays proved: a position
      * counts as lost only once explored to the end. */
