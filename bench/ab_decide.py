@@ -8,7 +8,9 @@ fixed codes (bench/reference.py) in whole passes, one build's pass and then the 
 goes first alternates by round), so both see the same minutes of a shared machine and each its
 own deals one after the other, as bench/solver.py does; prints each build's median / p99 / max
 of the calling thread's CPU time and whether every verdict agreed. "winnable only" draws codes
-from a seeded SplitMix64, each draw with one build and then the other (the same codes). Figures only.
+from a seeded SplitMix64, each draw with one build and then the other (the same codes).
+``--cold``: the deals the search decides alone, each after 4 MB have been written (what a
+server process's other work does to the caches). Figures only.
 """
 
 from __future__ import annotations
@@ -59,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--draws", type=int, default=3000)
     parser.add_argument("--rules", choices=["easy", "classic"], default="classic")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="also: each deal the search decides alone, after 4 MB written (caches cold)",
+    )
     args = parser.parse_args(argv)
     rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
     builds = {"old": load(args.old), "new": load(args.new)}
@@ -89,6 +96,20 @@ def main(argv: list[str] | None = None) -> int:
     for name in builds:
         print(f"  {name}: {figures(times[name])}")
     print(f"  verdicts that differ: {disagree}")
+    if args.cold:
+        searched = [n for n in numbers if not builds["old"].decide_deal(n, *shared)[1]]
+        cold: dict[str, list[float]] = {name: [] for name in builds}
+        sweep = bytearray(4 << 20)
+        for i, number in enumerate(searched * 2):
+            turn = list(builds.items())
+            for name, module in turn if i % 2 else turn[::-1]:
+                sweep[::64] = bytes(len(sweep) // 64)  # out of the caches: as after other work
+                cpu = time.thread_time()
+                module.decide_deal(number, *shared)
+                cold[name].append(time.thread_time() - cpu)
+        print(f"  cold caches, the {len(searched)} deals the search decides, twice each:")
+        for name in builds:
+            print(f"  {name}: {figures(cold[name])}")
     if not args.draws:
         return 0
     draws: dict[str, list[float]] = {name: [] for name in builds}
