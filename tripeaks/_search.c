@@ -90,7 +90,7 @@ static void deal_deck(uint64_t n, uint8_t deck[52]) {
 
 #define GEN_SHIFT 40
 #define GEN_LIMIT (1u << 24)
-#define SMALL_TABLE (1 << 12)
+#define SMALL_TABLE (1 << 11) /* 16 KB: a capped decide's few hundred positions, at most half full */
 
 typedef struct {
     uint64_t *entries;
@@ -115,9 +115,11 @@ static void table_free(Table *t) {
     t->entries = NULL;
 }
 
-/* Empty the table for another search: a new generation (a real clearing once in 2^24). */
+/* Empty the table for another search: a new generation (a real clearing once in 2^24). A table
+ * that grew goes back to the small size: a decide after a long search would otherwise look its
+ * few hundred positions up all over a large table, most of it long out of the cache. */
 static int table_reset(Table *t) {
-    if (t->failed || t->mask + 1 > 4 * SMALL_TABLE) {
+    if (t->failed || t->mask + 1 > SMALL_TABLE) {
         table_free(t);
         return table_init(t);
     }
@@ -219,6 +221,7 @@ typedef struct {
     long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
     int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
     int stock_left_for; /* 1 + the limit stock_left was filled for, 0 when not filled for this deal */
+    unsigned layout_stamp; /* layout_stamp when the layout's masks were copied in, 0 never */
 } Search;
 
 #define DECIDE_TRY 200 /* positions of each of decide's two short tries */
@@ -417,6 +420,13 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         return 0;
     }
     uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
+    /* Every child's entry in the lost table, and the draw's, asked for at once: the looks are
+     * the search's chain of cache misses, and one child's look then overlaps the others'. */
+    for (uint32_t rest = moves; rest; rest &= rest - 1) {
+        int pos = lowest(rest);
+        table_prefetch(&s->lost, (present & ~(1u << pos)) | (uint32_t)s->ranks[pos] << 28);
+    }
+    if (drawn < limit) table_prefetch(&s->lost, present | ANY_TOP);
     int dead_end = 0;
     /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
      * order) those that free the most cards first, then those after which another play follows
@@ -446,7 +456,6 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
         int pos = list[at++];
         int rank = s->ranks[pos];
         uint32_t after = present & ~(1u << pos);
-        table_prefetch(&s->lost, after | (uint32_t)rank << 28);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
         s->counts[rank]--;
         int64_t next =
@@ -586,6 +595,7 @@ static void derive(Search *s) {
  * (kept alive here, so their addresses cannot be reused) are not decoded again. */
 static PyObject *layout_objects[3];
 static uint32_t layout_lying_under[4][128], layout_under[TABLEAU], layout_no_bridge[TABLEAU];
+static unsigned layout_stamp = 1; /* changes whenever the decoded layout does */
 
 static int read_layout(PyObject *lying_under, PyObject *under, PyObject *no_bridge, Search *s) {
     if (lying_under != layout_objects[0] || under != layout_objects[1] ||
@@ -594,17 +604,22 @@ static int read_layout(PyObject *lying_under, PyObject *under, PyObject *no_brid
             !read_masks(under, layout_under, TABLEAU, "under") ||
             !read_masks(no_bridge, layout_no_bridge, TABLEAU, "no_bridge")) {
             for (int k = 0; k < 3; k++) Py_CLEAR(layout_objects[k]);
+            layout_stamp++;
             return 0;
         }
+        layout_stamp++;
         PyObject *objects[3] = {lying_under, under, no_bridge};
         for (int k = 0; k < 3; k++) {
             Py_INCREF(objects[k]);
             Py_XSETREF(layout_objects[k], objects[k]);
         }
     }
-    memcpy(s->lying_under, layout_lying_under, sizeof layout_lying_under);
-    memcpy(s->under, layout_under, sizeof layout_under);
-    memcpy(s->no_bridge, layout_no_bridge, sizeof layout_no_bridge);
+    if (s->layout_stamp != layout_stamp) { /* a kept Search has them already (2.3 KB a call) */
+        memcpy(s->lying_under, layout_lying_under, sizeof layout_lying_under);
+        memcpy(s->under, layout_under, sizeof layout_under);
+        memcpy(s->no_bridge, layout_no_bridge, sizeof layout_no_bridge);
+        s->layout_stamp = layout_stamp;
+    }
     return 1;
 }
 
@@ -626,9 +641,17 @@ static Search *take_search(void) {
         }
         return s;
     }
-    Table lost = s->lost;
-    memset(s, 0, sizeof *s);
-    s->lost = lost;
+    /* Only what a new deal reads before writing is cleared (the whole Search is 7 KB, out of the
+     * cache after a backward pass): what derive accumulates, and the counters. The rest (the
+     * stock's running counts past column 0, the spare assignments, the path) is written before
+     * it is read; column 0 of the running counts stays 0 from the calloc. */
+    memset(s->rank_mask, 0, sizeof s->rank_mask);
+    memset(s->fit_mask, 0, sizeof s->fit_mask);
+    memset(s->neighbour_count, 0, sizeof s->neighbour_count);
+    s->depth = 0;
+    s->nodes = 0;
+    s->order = 0;
+    s->stock_left_for = 0;
     if (!table_reset(&s->lost)) {
         free(s);
         return NULL;
@@ -984,6 +1007,7 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
         for (int r = 0; r < REACH_ROW; r++)
             spread[v << 4 | r] =
                 r < RANKS ? _mm_and_si128(_mm_set1_epi8((char)v), tops_of[r]) : _mm_setzero_si128();
+    const int slots = b->slots;
     const uint8_t *pos = removal_pos + removal_start[first];
     const uint16_t *next = removal_next + removal_start[first];
     uint8_t *out = reach + (size_t)first * REACH_ROW;
@@ -1002,7 +1026,7 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
                                     _mm_and_si128(at[1], _mm_cmpgt_epi8(row, at[1])));
         most = _mm_max_epu8(most, _mm_max_epu8(_mm_and_si128(at[2], _mm_cmpgt_epi8(row, at[2])),
                                                _mm_and_si128(at[3], _mm_cmpgt_epi8(row, at[3]))));
-        for (int j = 4; j < b->slots; j++)
+        for (int j = 4; j < slots; j++)
             most = _mm_max_epu8(most, _mm_and_si128(at[j], _mm_cmpgt_epi8(row, at[j])));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(1, 0, 3, 2)));
         most = _mm_max_epu8(most, _mm_shuffle_epi32(most, _MM_SHUFFLE(2, 3, 0, 1)));
@@ -1291,6 +1315,12 @@ static PyObject *py_best_from(PyObject *self, PyObject *args) {
  * Runs without the GIL. */
 static int decide_search(Search *s, int set, uint32_t present, int drawn, int top, long long cap,
                          int *backward_pass) {
+    /* The lost table and the Search are out of the cache after a backward pass (this deal's or
+     * the last one's): fetched ahead in one sweep, they stream in instead of missing one line
+     * at a time along the search's chain of dependent looks. */
+    if (s->lost.mask < SMALL_TABLE)
+        for (size_t i = 0; i <= s->lost.mask; i += 8) PREFETCH(&s->lost.entries[i]);
+    for (size_t b = 0; b < sizeof *s; b += 64) PREFETCH((const char *)s + b);
     /* Two short tries in two orders first (a deal hard in one order is often easy in the
      * other), then the first order up to cap. What a try proved lost stays proved: a position
      * counts as lost only once explored to the end. */
