@@ -15,10 +15,9 @@ from collections.abc import Iterator
 import pytest
 from conftest import served
 from playwright.sync_api import Page, expect
-from tripeaks_page import card, choose, moves, name_at, no_violations, stock, winning_line
+from tripeaks_page import choose, click_line, no_violations, winning_line
 
 from tripeaks import daily
-from tripeaks.game import Action, ActionKind
 
 SECRET = "a secret for the browser tests"
 LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
@@ -49,15 +48,7 @@ def words(page: Page, lang: str) -> dict[str, str]:
 
 def win_by_clicking(page: Page, code: str, lang: str = "en") -> None:
     """The solver's best win, clicked card by card (names in the page's language) and draw by draw."""
-    done: list[Action] = []
-    for action in winning_line(code):
-        if action.kind is ActionKind.DRAW:
-            stock(page).click()
-        else:
-            assert action.pos is not None
-            card(page, name_at(code, done, action.pos, lang)).click()
-        done.append(action)
-        expect(moves(page)).to_have_text(str(len(done)))
+    click_line(page, code, winning_line(code), lang=lang)
 
 
 def todays_code() -> str:

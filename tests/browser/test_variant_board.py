@@ -11,11 +11,11 @@ import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
-from tripeaks_page import WIN_CODE, card, choose, moves, name_at, no_violations, stock
+from tripeaks_page import WIN_CODE, choose, click_line, moves, no_violations
 
 from tripeaks import streak
 from tripeaks.describe import card_name
-from tripeaks.game import Action, ActionKind, Game
+from tripeaks.game import Action, Game
 from tripeaks.web.view import game_state
 
 LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
@@ -155,22 +155,16 @@ def test_a_traditional_game_with_a_joker_and_an_empty_discard_is_won_by_clicking
     expect(page.locator("#code")).to_have_text(BEST_WIN)
     expect(page.locator("#discard")).to_have_class(re.compile(r"\bvacant\b"))
     expect(page.locator("#score")).to_have_text("0")
-    line = list(streak.best_score(BEST_WIN).line)
-    done: list[Action] = []
     game = Game.new(BEST_WIN)
-    for action in line:
-        if action.kind is ActionKind.DRAW:
-            stock(page).click()
-        else:
-            assert action.pos is not None
-            card(page, name_at(BEST_WIN, done, action.pos)).click()
-        done.append(action)
+
+    def landed(action: Action) -> None:
         game.apply(action)
-        expect(moves(page)).to_have_text(str(len(done)))
         expect(page.locator("#score")).to_have_text(str(game.score))
         if game.top is not None and game.top.is_joker:
             expect(page.locator("#discard")).to_have_class(re.compile(r"\bs-j\b"))
             page.screenshot(path=artifacts / f"variant-DJT-joker-{width}x{height}.png")
+
+    click_line(page, BEST_WIN, list(streak.best_score(BEST_WIN).line), each=landed)
     assert game.is_won and game.score == 67
     expect(page.locator("#dlg-win")).to_be_visible()
     expect(page.locator("#win-result")).to_have_text(

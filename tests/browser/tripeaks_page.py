@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from playwright.sync_api import Locator, Page, expect
 
 from tripeaks.describe import card_name
@@ -50,18 +52,26 @@ def toast(page: Page) -> Locator:
 
 
 def click_line(
-    page: Page, code: str, line: list[Action], before: list[Action] | None = None
+    page: Page,
+    code: str,
+    line: list[Action],
+    before: list[Action] | None = None,
+    lang: str = "en",
+    each: Callable[[Action], None] | None = None,
 ) -> None:
-    """Play ``line`` (after ``before``) by clicking cards by their accessible names and the stock."""
+    """Play ``line`` (after ``before``) by clicking cards by their accessible names in ``lang`` and
+    the stock; ``each`` is called after each step has landed."""
     done: list[Action] = list(before or [])
     for action in line:
         if action.kind is ActionKind.DRAW:
             stock(page).click()
         else:
             assert action.pos is not None
-            card(page, name_at(code, done, action.pos)).click()
+            card(page, name_at(code, done, action.pos, lang)).click()
         done.append(action)
         expect(moves(page)).to_have_text(str(len(done)))
+        if each is not None:
+            each(action)
 
 
 def no_violations(page: Page, screen: str) -> None:

@@ -37,13 +37,12 @@ from tripeaks.web.routes import (
     _ERRORS,
     _LIMITED,
     _WRITE_ERRORS,
-    COOKIE,
-    COOKIE_AGE,
     Caller,
     LangQuery,
     _caller,
     _json,
     _state,
+    set_player_cookie,
 )
 
 router = APIRouter()
@@ -70,17 +69,6 @@ async def _deal(caller: Caller, day: date) -> daily.DailyDeal:
     dailies = _dailies(caller)
     known = dailies.known(day)
     return known if known is not None else await run_in_threadpool(dailies.deal, day)
-
-
-def _set_cookie(response: Response, caller: Caller, player: str) -> None:
-    response.set_cookie(
-        COOKIE,
-        player,
-        max_age=COOKIE_AGE,
-        httponly=True,
-        samesite="strict",
-        secure=caller.scope.get("scheme") == "https",
-    )
 
 
 def _start(store: Storage, player: str, deal: daily.DailyDeal) -> tuple[str, Game, daily.Tag, bool]:
@@ -129,7 +117,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
     game_id, game, tag, made = await run_in_threadpool(_start, backend.store, player, deal)
     response = _json(_state(backend.solvers, game, game_id, lang, tag=tag), 201 if made else 200)
     if fresh:
-        _set_cookie(response, caller, player)
+        set_player_cookie(response, caller, player)
     return response
 
 
@@ -351,5 +339,5 @@ async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Re
     )
     response = _json(NameOut(name=name, chosen=True))
     if fresh:
-        _set_cookie(response, caller, player)
+        set_player_cookie(response, caller, player)
     return response
