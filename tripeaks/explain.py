@@ -275,38 +275,46 @@ def _plays_won(
     size = len(stock)
     start = top
     won = 0
+    known: dict[int, tuple[int, ...]] = {}  # the best-valued plays of a position seen before
     for _ in range(plays):
         present, drawn, top = ALL_MASK, 0, start
         while present:
-            free = _free(present)
-            row = fits[top]
-            fitting = [p for p in free if row[ranks[p]]]
-            if not fitting:
+            key = present | drawn << 28 | top << 34
+            chosen = known.get(key)
+            if chosen is None:
+                chosen = known[key] = _best_plays(present, ranks, fits, fits[top])
+            if not chosen:
                 if drawn == size:
                     break
                 top = stock[drawn]
                 drawn += 1
                 continue
-            if len(fitting) > 1:
-                best = -1
-                chosen: list[int] = []
-                for p in fitting:
-                    after = fits[ranks[p]]
-                    value = 2 * _uncovers(present, p) + any(
-                        q != p and after[ranks[q]] for q in free
-                    )
-                    if value > best:
-                        best, chosen = value, [p]
-                    elif value == best:
-                        chosen.append(p)
-                pos = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
-            else:
-                pos = fitting[0]
+            pos = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
             present &= ~(1 << pos)
             top = ranks[pos]
         else:
             won += 1
     return won
+
+
+def _best_plays(
+    present: int, ranks: bytes, fits: tuple[tuple[bool, ...], ...], row: tuple[bool, ...]
+) -> tuple[int, ...]:
+    """The fitting face-up cards the strategy likes best (see _plays_won); () when none fits."""
+    free = _free(present)
+    fitting = [p for p in free if row[ranks[p]]]
+    if len(fitting) < 2:
+        return tuple(fitting)
+    best = -1
+    chosen: list[int] = []
+    for p in fitting:
+        after = fits[ranks[p]]
+        value = 2 * _uncovers(present, p) + any(q != p and after[ranks[q]] for q in free)
+        if value > best:
+            best, chosen = value, [p]
+        elif value == best:
+            chosen.append(p)
+    return tuple(chosen)
 
 
 def win_share(code: GameCode | str, plays: int = PLAYS) -> float:
