@@ -10,7 +10,7 @@ winnable grade to the end, and its win rate per grade is printed with the 95% Wi
 grades mean something when the rate falls from Gentle to Hard with no two intervals overlapping.
 Prints figures only; it asserts nothing.
 
-    PYTHONPATH=. python bench/grade.py [--deals 1000] [--validate 40] [--hint-samples 50]
+    PYTHONPATH=. python bench/grade.py [--deals 1000] [--validate 40] [--hint-samples 50] [--rules classic]
 """
 
 from __future__ import annotations
@@ -69,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="", help="variant letters: D, J, O, T")
     parser.add_argument("--validate", type=int, default=0, help="deals a grade for the fair player")
     parser.add_argument("--hint-samples", type=int, default=50)
+    parser.add_argument("--rules", choices=["easy", "classic", "both"], default="both")
     args = parser.parse_args(argv)
-    for rules in (Rules.EASY, Rules.CLASSIC):
+    chosen = {"easy": (Rules.EASY,), "classic": (Rules.CLASSIC,)}
+    for rules in chosen.get(args.rules, (Rules.EASY, Rules.CLASSIC)):
         variant = Variant(rules).with_options(args.options.upper())
         times: list[float] = []
         cpu: list[float] = []
