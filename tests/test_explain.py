@@ -1,0 +1,259 @@
+"""Issue 16's library: where a game was lost, the fair hint and the grades (tripeaks/explain.py).
+
+Every verdict here is checked against a fresh exact solve of a game the engine replays, never against
+the answers table the module itself uses."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripeaks import explain, solver
+from tripeaks.codes import CODE_SPACE, Deal, GameCode
+from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.rules import Rules
+from tripeaks.variant import Scoring, Variant
+
+OPTION_SETS = ("", "D", "J", "O", "T", "DJ", "JOT", "DJOT")
+variants = st.builds(
+    lambda rules, options: Variant(rules).with_options(options),
+    st.sampled_from(list(Rules)),
+    st.sampled_from(OPTION_SETS),
+)
+
+
+def played(code: GameCode, picks: list[int]) -> Game:
+    """A game of random legal moves, every fifth pick an undo when one is allowed."""
+    game = Game.new(code)
+    for pick in picks:
+        moves = list(game.legal_moves())
+        if game.can_undo and (pick % 5 == 0 or not moves):
+            game.undo()
+        elif moves:
+            game.apply(moves[pick % len(moves)])
+        else:
+            break
+    return game
+
+
+def at(code: GameCode, line: tuple[Action, ...]) -> Game:
+    """A fresh game of the code replayed through the engine to the end of ``line``."""
+    game = Game.new(code)
+    for action in line:
+        game.apply(action)
+    return game
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(0, CODE_SPACE - 1),
+    variants,
+    st.lists(st.integers(0, 1000), min_size=5, max_size=90),
+)
+def test_lost_at_is_the_last_position_the_exact_solver_calls_winnable(
+    number: int, variant: Variant, picks: list[int]
+) -> None:
+    code = GameCode.from_number(number, variant)
+    game = played(code, picks)
+    line = explain.line_of_play(game)
+    assert UNDO not in line
+    verdicts = [solver.is_winnable(at(code, line[:i])) for i in range(len(line) + 1)]
+    lost = explain.lost_at(game)
+    if game.is_won or not verdicts[0]:
+        assert lost is None
+        return
+    assert lost is not None
+    assert lost.line == line
+    assert all(verdicts[: lost.index + 1])
+    assert not any(verdicts[lost.index + 1 :])
+    assert lost.move == (line[lost.index] if lost.index < len(line) else None)
+    there = at(code, line[: lost.index])
+    for action in lost.win:
+        there.apply(action)
+    assert there.is_won
+
+
+def test_the_line_of_play_leaves_out_what_was_undone() -> None:
+    game = Game.new("TP1-E-AAAAAAB")
+    game.draw()
+    game.draw()
+    game.undo()
+    moves = list(game.legal_moves())
+    game.apply(moves[0])
+    assert explain.line_of_play(game) == (DRAW, moves[0])
+
+
+def test_a_deal_never_winnable_reports_the_most_cards_any_line_removes() -> None:
+    code = next(
+        GameCode.from_number(n, Rules.CLASSIC)
+        for n in range(1000, 2000)
+        if not solver.is_winnable(GameCode.from_number(n, Rules.CLASSIC))
+    )
+    game = Game.new(code)
+    game.draw()
+    assert explain.lost_at(game) is None
+    best = solver.solve(code).max_removed
+    assert explain.most_removed(game) == best < 28
+    traditional = Game.new(GameCode(code.variant.with_options("T"), code.letters))
+    assert explain.most_removed(traditional) == best
+
+
+@pytest.mark.parametrize("options", ["", "T", "DJ"])
+def test_a_won_game_counts_its_draws_against_the_fewest(options: str) -> None:
+    variant = Variant(Rules.EASY).with_options(options)
+    codes = (GameCode.from_number(n, variant) for n in range(500, 600))
+    code = next(c for c in codes if solver.is_winnable(c))
+    best = solver.solve(GameCode(replace(variant, scoring=Scoring.OURS), code.letters))
+    game = Game.new(code)
+    with pytest.raises(ValueError):
+        explain.draws_used(game)
+    for action in best.line:
+        game.apply(action)
+        if action == DRAW and game.can_undo:
+            game.undo()  # an undone draw is no draw of the line
+            game.draw()
+    assert game.is_won
+    assert explain.lost_at(game) is None
+    assert explain.draws_used(game) == explain.Draws(best.draws, best.draws)
+
+
+# The fair hint -------------------------------------------------------------------------------
+
+
+def midgame(code: GameCode, moves: int = 8) -> tuple[Game, tuple[Action, ...]]:
+    """A game of the code after up to ``moves`` moves of the perfect hint (no undo)."""
+    game = Game.new(code)
+    for _ in range(moves):
+        move = solver.hint(replace_scoring(game)) if solver.is_winnable(game) else None
+        if move is None:
+            move = next(game.legal_moves(), None)
+        if move is None:
+            break
+        game.apply(move)
+    return game, game.actions
+
+
+def replace_scoring(game: Game) -> Game:
+    """The same position under our scoring (the perfect hint's best win is our scoring's)."""
+    twin = Game(game.deal, replace(game.variant, scoring=Scoring.OURS), game.code)
+    for action in game.actions:
+        twin.apply(action)
+    return twin
+
+
+def swapped(game: Game, line: tuple[Action, ...], tableau: bool) -> Game:
+    """The same line on a deal that differs only underneath: two face-down cards swapped (or, with
+    ``tableau`` False or no two face-down cards, two cards still in the stock)."""
+    hidden = [p for p in range(28) if game.slot(p).value == "face_down"]
+    cards = game.deal
+    table, stock = list(cards.tableau), list(cards.stock)
+    if tableau and len(hidden) >= 2:
+        a, b = hidden[0], hidden[-1]
+        table[a], table[b] = table[b], table[a]
+    else:
+        a, b = game.drawn, len(stock) - 1
+        assert b > a, "two cards left in the stock to swap"
+        stock[a], stock[b] = stock[b], stock[a]
+    other = Game(Deal(tuple(table), cards.discard, tuple(stock)), game.variant)
+    for action in line:
+        other.apply(action)
+    assert other.deal != game.deal
+    return other
+
+
+@pytest.mark.parametrize("options", ["", "J", "O", "D", "DJOT"])
+@pytest.mark.parametrize("rules", list(Rules))
+@pytest.mark.parametrize("tableau", [True, False])
+def test_a_fair_hint_never_depends_on_the_cards_underneath(
+    rules: Rules, options: str, tableau: bool
+) -> None:
+    code = GameCode(Variant(rules).with_options(options), "BCDEFGH")
+    game, line = midgame(code)
+    other = swapped(game, line, tableau)
+    assert explain.visible_key(other) == explain.visible_key(game)
+    mine, theirs = explain.fair_hint(game, 60, seed=7), explain.fair_hint(other, 60, seed=7)
+    assert mine == theirs
+    assert mine.move is not None and mine.samples == 60
+
+
+def test_every_sample_agrees_with_what_is_visible() -> None:
+    code = GameCode(Variant(Rules.EASY).with_options("J"), "QWERTYU")
+    game, line = midgame(code, 6)
+    deals = explain.consistent_deals(game, 30, seed=3)
+    assert len(set(deals)) > 1  # the unseen cards really are dealt differently
+    for sample in deals:
+        twin = Game(sample, game.variant)
+        for action in line:
+            twin.apply(action)
+        assert explain.visible_key(twin) == explain.visible_key(game)
+    assert explain.consistent_deals(game, 30, seed=3) == deals
+    assert explain.consistent_deals(game, 30, seed=4) != deals
+
+
+def test_open_peaks_leaves_only_the_stock_unknown() -> None:
+    code = GameCode(Variant(Rules.EASY).with_options("O"), "ZXCVBNM")
+    game, _line = midgame(code, 5)
+    for sample in explain.consistent_deals(game, 20):
+        assert sample.tableau == game.deal.tableau
+        assert sample.stock[: game.drawn] == game.deal.stock[: game.drawn]
+        assert sorted(c.index for c in sample.stock) == sorted(c.index for c in game.deal.stock)
+
+
+@pytest.mark.parametrize("options", ["", "J"])
+def test_a_moves_chance_is_the_share_of_samples_a_fresh_solve_wins(options: str) -> None:
+    code = GameCode(Variant(Rules.CLASSIC).with_options(options), "LKJHGFD")
+    game, line = midgame(code, 7)
+    hint = explain.fair_hint(game, samples=16, seed=11)
+    assert hint.moves == tuple(game.legal_moves())
+    wins = [0] * len(hint.moves)
+    for sample in explain.consistent_deals(game, 16, seed=11):
+        for i, move in enumerate(hint.moves):
+            twin = Game(sample, game.variant)
+            for action in (*line, move):
+                twin.apply(action)
+            wins[i] += solver.is_winnable(twin)
+    assert hint.wins == tuple(wins)
+    best = max(wins)
+    assert hint.move == hint.moves[wins.index(best)]
+    assert hint.chance == best / 16 == hint.chances[hint.move]
+
+
+def test_a_finished_game_has_no_fair_hint() -> None:
+    game = Game.new("TP1-E-AAAAAAB")
+    for action in solver.solve(game).line:
+        game.apply(action)
+    assert explain.fair_hint(game).move is None
+    with pytest.raises(ValueError):
+        explain.fair_hint(Game.new("TP1-E-AAAAAAB"), samples=0)
+
+
+# Grades --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", list(Rules))
+def test_a_grade_is_deterministic_and_follows_the_thresholds(rules: Rules) -> None:
+    gentle, medium = explain.THRESHOLDS[rules]
+    seen = set()
+    for n in range(40):
+        code = GameCode.from_number(7919 * n, rules)
+        grade = explain.grade(code)
+        assert explain.grade(str(code)) is grade
+        seen.add(grade)
+        if not solver.is_winnable(code):
+            assert grade is explain.Grade.UNWINNABLE
+            assert explain.win_share(code) == 0  # the strategy never wins what cannot be won
+            continue
+        share = explain.win_share(code)
+        assert share == explain.win_share(code)
+        expected = (
+            explain.Grade.GENTLE
+            if share >= gentle
+            else explain.Grade.MEDIUM
+            if share >= medium
+            else explain.Grade.HARD
+        )
+        assert grade is expected
+    assert len(seen) >= 3

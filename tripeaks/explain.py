@@ -1,0 +1,342 @@
+"""The solver explains: where a game was lost, a fair hint that sees only what the player sees, and
+how hard a deal is for a player who sees only that (issue 16; docs/solver.md "Explaining").
+
+Everything here asks the exact solver's public answers (``solver.Answers``, ``solver.solve``,
+``solver.is_winnable``); the engine (tripeaks/game.py) replays every line, so no rule is decided here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import lru_cache
+
+from tripeaks import solver
+from tripeaks.cards import JOKER, Card
+from tripeaks.codes import Deal, GameCode, deal
+from tripeaks.game import DRAW, Action, ActionKind, Game
+from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
+from tripeaks.rules import Rules
+from tripeaks.variant import Scoring
+
+# Where a game was lost ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LostAt:
+    """The last position of a game's line of play from which a win still existed.
+
+    ``index`` counts the moves of ``line`` made before that position (0 is the deal's start);
+    ``move`` is the move made there that lost the game, None when the line ends at that position
+    (a game left, or still playing, while it could still be won). ``win`` is a best win (fewest
+    draws) from that position, for a replay that shows it."""
+
+    index: int
+    move: Action | None
+    line: tuple[Action, ...]
+    win: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draws:
+    """A won game's draws against the fewest any win of its deal needs."""
+
+    used: int
+    fewest: int
+
+
+def line_of_play(game: Game) -> tuple[Action, ...]:
+    """The game's moves as they stand: its log with every undone action taken out. Replayed through
+    the engine from the deal, it must come to the game's own position (checked here)."""
+    line: list[Action] = []
+    for action in game.actions:
+        if action.kind is ActionKind.UNDO:
+            line.pop()
+        else:
+            line.append(action)
+    replayed = _fresh(game)
+    for action in line:
+        replayed.apply(action)
+    if (replayed.present, replayed.drawn) != (game.present, game.drawn):
+        raise ValueError("the game's log does not replay to its position")
+    return tuple(line)
+
+
+def _fresh(game: Game, ours: bool = False) -> Game:
+    """The game's deal from its start (under our scoring with ``ours``: the best win the solver
+    finds is our scoring's, and the fewest draws and the cards removed do not depend on it)."""
+    variant = replace(game.variant, scoring=Scoring.OURS) if ours else game.variant
+    return Game(game.deal, variant, game.code)
+
+
+def _positions(game: Game, line: tuple[Action, ...]) -> list[tuple[int, int, int]]:
+    """(present, drawn, top rank) before each move of ``line`` and after the last, by the engine."""
+    replayed = _fresh(game)
+    seen = [(replayed.present, replayed.drawn, replayed.top_rank)]
+    for action in line:
+        replayed.apply(action)
+        seen.append((replayed.present, replayed.drawn, replayed.top_rank))
+    return seen
+
+
+def lost_at(game: Game) -> LostAt | None:
+    """Where the game was lost; None when it is won or its deal could never be won (see
+    :func:`most_removed`). A lost position only leads to lost ones, so the winnable positions of a
+    line are its first ``index + 1``."""
+    if game.is_won:
+        return None
+    line = line_of_play(game)
+    answers = solver.Answers.of(game)
+    positions = _positions(game, line)
+    if not answers.winnable_at(*positions[0]):
+        return None
+    index = 0
+    while index + 1 < len(positions) and answers.winnable_at(*positions[index + 1]):
+        index += 1
+    there = _fresh(game, ours=True)
+    for action in line[:index]:
+        there.apply(action)
+    win = answers.solve(there).line
+    move = line[index] if index < len(line) else None
+    return LostAt(index, move, line, win)
+
+
+def most_removed(game: Game) -> int:
+    """The most tableau cards any line of the game's deal removes (28 when it can be won)."""
+    return solver.solve(_fresh(game, ours=True)).max_removed
+
+
+def draws_used(game: Game) -> Draws:
+    """A won game's draws against the fewest of a best win of its deal."""
+    if not game.is_won:
+        raise ValueError("only a won game is measured against the fewest draws")
+    used = sum(1 for action in line_of_play(game) if action == DRAW)
+    return Draws(used, solver.solve(_fresh(game, ours=True)).draws)
+
+
+# A fair hint ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FairHint:
+    """The move with the best chance of winning judged only from what the player sees, and the
+    chance of every legal move: the share of ``samples`` deals consistent with the visible cards
+    that can still be won after it (``wins`` counts them). ``move`` is None when no move is left."""
+
+    move: Action | None
+    chance: float
+    moves: tuple[Action, ...]
+    wins: tuple[int, ...]
+    samples: int
+
+    @property
+    def chances(self) -> dict[Action, float]:
+        return {move: won / self.samples for move, won in zip(self.moves, self.wins, strict=True)}
+
+
+def _hidden(game: Game) -> tuple[list[int], list[Card], bool]:
+    """The face-down positions (lowest first), the cards the player has not seen (in deck order;
+    the joker set apart) and whether the joker is still in the stock."""
+    hidden = [
+        p
+        for p in range(TABLEAU_SIZE)
+        if game.present >> p & 1
+        and game.present & COVERED_BY_MASK[p]
+        and not game.variant.open_peaks
+    ]
+    unseen = [game.deal.tableau[p] for p in hidden] + list(game.deal.stock[game.drawn :])
+    joker = JOKER in unseen
+    return hidden, sorted((c for c in unseen if not c.is_joker), key=lambda c: c.index), joker
+
+
+def visible_key(game: Game) -> bytes:
+    """What the player sees, as bytes: the game, the cards on the table face up, the discard pile
+    and how many are left in the stock. Two games with these equal get the same fair hint."""
+    hidden = set(_hidden(game)[0])
+    table = bytes(
+        255 if p in hidden else 254 if not game.present >> p & 1 else game.deal.tableau[p].index
+        for p in range(TABLEAU_SIZE)
+    )
+    pile = bytes(card.index for card in game.discard)
+    head = f"{game.variant.key}|{game.stock_size}|".encode()
+    return head + table + b"|" + pile
+
+
+def _seed(key: bytes, seed: int) -> int:
+    """A seed from the visible position and the caller's: blake2b, the same in every run (Python's
+    own hash() of bytes is salted per process)."""
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") ^ seed
+
+
+def consistent_deals(game: Game, samples: int = 200, seed: int = 0) -> list[Deal]:
+    """``samples`` deals that agree with everything the player sees of ``game``: the unseen cards
+    shuffled into the face-down places and the stock still to draw (the joker, when not drawn yet,
+    at a random place of it). The cards seen stay where they are."""
+    hidden, unseen, joker = _hidden(game)
+    rng = random.Random(_seed(visible_key(game), seed))
+    cards = game.deal
+    gone = cards.stock[: game.drawn]
+    left = len(cards.stock) - game.drawn
+    out = []
+    for _ in range(samples):
+        shuffled = list(unseen)
+        rng.shuffle(shuffled)
+        tableau = list(cards.tableau)
+        for p, card in zip(hidden, shuffled, strict=False):
+            tableau[p] = card
+        stock = shuffled[len(hidden) :]
+        if joker:
+            stock.insert(rng.randrange(left), JOKER)
+        out.append(Deal(tuple(tableau), cards.discard, gone + tuple(stock)))
+    return out
+
+
+def fair_hint(game: Game, samples: int = 200, seed: int = 0) -> FairHint:
+    """The best move from what the player sees, each legal move weighed by the share of consistent
+    deals (:func:`consistent_deals`) that can still be won after it, each deal solved exactly.
+    Ties go to the first of the engine's legal moves (plays lowest first, then the draw)."""
+    if samples < 1:
+        raise ValueError("a fair hint needs at least one sample")
+    moves = tuple(game.legal_moves())
+    if not moves:
+        return FairHint(None, 0.0, (), (), samples)
+    present, drawn, rules = game.present, game.drawn, game.rules
+    after = [
+        (present & ~(1 << move.pos), drawn, game.deal.tableau[move.pos].rank)
+        for move in moves
+        if move.pos is not None
+    ]
+    draws = moves[-1] == DRAW
+    wins = [0] * len(moves)
+    for sample in consistent_deals(game, samples, seed):
+        answers = solver.Answers(sample, rules)
+        for i, position in enumerate(after):
+            wins[i] += answers.winnable_at(*position)
+        if draws:
+            wins[-1] += answers.winnable_at(present, drawn + 1, sample.stock[drawn].rank)
+    best = max(range(len(moves)), key=lambda i: (wins[i], -i))
+    return FairHint(moves[best], wins[best] / samples, moves, tuple(wins), samples)
+
+
+# Difficulty grades ---------------------------------------------------------------------------
+
+
+class Grade(Enum):
+    """How hard a deal is for a player who sees only what a player sees."""
+
+    UNWINNABLE = "unwinnable"
+    GENTLE = "gentle"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+PLAYS = 200
+"""Plays of a deal by the visible-card strategy that a grade is measured over."""
+THRESHOLDS: dict[Rules, tuple[float, float]] = {
+    Rules.EASY: (0.75, 0.2),
+    Rules.CLASSIC: (0.3, 0.005),
+}
+"""By rules: a winnable deal the strategy wins at least the first share of its plays of is Gentle,
+at least the second Medium, else Hard. Chosen from the shares of 1,000 bench deals a rules
+(docs/solver.md "Explaining"): Easy's winnable deals fall about in thirds; under Classic half the
+winnable deals are never won in 200 plays, and those are Hard, one win or more Medium."""
+
+
+@lru_cache(maxsize=2)
+def _fits_rows(rules: Rules) -> tuple[tuple[bool, ...], ...]:
+    """_fits_rows(rules)[top][rank]: can a card of ``rank`` go on ``top`` (0 takes anything)."""
+    return tuple(tuple(solver.fits(rules, rank, top) for rank in range(14)) for top in range(14))
+
+
+@lru_cache(maxsize=8192)
+def _free(present: int) -> tuple[int, ...]:
+    return tuple(
+        p for p in range(TABLEAU_SIZE) if present >> p & 1 and not present & COVERED_BY_MASK[p]
+    )
+
+
+@lru_cache(maxsize=32768)
+def _uncovers(present: int, pos: int) -> bool:
+    """Does removing ``pos`` turn a card face up (known from the layout alone)?"""
+    after = present & ~(1 << pos)
+    return any(after >> q & 1 and not after & COVERED_BY_MASK[q] for q in COVERS[pos])
+
+
+def _plays_won(
+    ranks: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+) -> int:
+    """How many of ``plays`` plays the strategy wins, on raw integers (a Game is too slow for
+    hundreds of plays). The strategy plays a fitting face-up card when there is one, preferring one
+    whose removal turns a card face up, then one after which another face-up card fits (a run
+    goes on); ties by the rng; else it draws. It never looks at a face-down card or the stock."""
+    fits = _fits_rows(rules)
+    size = len(stock)
+    start = top
+    won = 0
+    known: dict[int, tuple[int, ...]] = {}  # the best-valued plays of a position seen before
+    for _ in range(plays):
+        present, drawn, top = ALL_MASK, 0, start
+        while present:
+            key = present | drawn << 28 | top << 34
+            chosen = known.get(key)
+            if chosen is None:
+                chosen = known[key] = _best_plays(present, ranks, fits, fits[top])
+            if not chosen:
+                if drawn == size:
+                    break
+                top = stock[drawn]
+                drawn += 1
+                continue
+            pos = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
+            present &= ~(1 << pos)
+            top = ranks[pos]
+        else:
+            won += 1
+    return won
+
+
+def _best_plays(
+    present: int, ranks: bytes, fits: tuple[tuple[bool, ...], ...], row: tuple[bool, ...]
+) -> tuple[int, ...]:
+    """The fitting face-up cards the strategy likes best (see _plays_won); () when none fits."""
+    free = _free(present)
+    fitting = [p for p in free if row[ranks[p]]]
+    if len(fitting) < 2:
+        return tuple(fitting)
+    best = -1
+    chosen: list[int] = []
+    for p in fitting:
+        after = fits[ranks[p]]
+        value = 2 * _uncovers(present, p) + any(q != p and after[ranks[q]] for q in free)
+        if value > best:
+            best, chosen = value, [p]
+        elif value == best:
+            chosen.append(p)
+    return tuple(chosen)
+
+
+def win_share(code: GameCode | str, plays: int = PLAYS) -> float:
+    """The share of ``plays`` plays of the deal the visible-card strategy wins, seeded from the
+    code so that it is the same on every run."""
+    if isinstance(code, str):
+        code = GameCode.parse(code)
+    cards = deal(code)
+    ranks = bytes(card.rank for card in cards.tableau)
+    stock = bytes(card.rank for card in cards.stock)
+    top = solver.WILD if cards.discard is None else cards.discard.rank
+    rng = random.Random(_seed(str(code).encode(), 0))
+    return _plays_won(ranks, stock, top, code.rules, plays, rng) / plays
+
+
+def grade(code: GameCode | str) -> Grade:
+    """The deal's grade: Unwinnable from the exact solver, else by the visible-card strategy's win
+    share against the rules' THRESHOLDS."""
+    if isinstance(code, str):
+        code = GameCode.parse(code)
+    if not solver.is_winnable(code):
+        return Grade.UNWINNABLE
+    share = win_share(code)
+    gentle, medium = THRESHOLDS[code.rules]
+    return Grade.GENTLE if share >= gentle else Grade.MEDIUM if share >= medium else Grade.HARD
