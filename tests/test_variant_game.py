@@ -151,7 +151,10 @@ def test_open_peaks_describes_every_card_face_up() -> None:
     sentence = Game.new("TP1-E-AAAAAAB-O").describe("en")
     assert "hidden card" not in sentence
     covered = "(under another card)"
-    assert f"Peaks: 7 of diamonds {covered}, 9 of clubs {covered}, 4 of diamonds {covered};" in sentence
+    assert (
+        f"Peaks: 7 of diamonds {covered}, 9 of clubs {covered}, 4 of diamonds {covered};"
+        in sentence
+    )
 
 
 # Empty discard ------------------------------------------------------------------------------
