@@ -89,6 +89,9 @@ _AHEAD = (
     f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves < ?)"
     f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves = ? AND seconds < ?)"
 )
+_TIE = 0.0005
+"""Seconds closer than this are the same time (the board shows milliseconds): the difference of two
+clock readings is not exact, and two attempts timed alike must share their rank."""
 """Standings strictly ahead of one (score, moves, seconds): its rank is one more than that (equal
 figures share a rank). The higher scores from their counts, the equal score from the board's
 index (a few hundred standings at most share one)."""
@@ -672,7 +675,8 @@ class Storage:
             standing.seconds,
         )
         with self._lock:
-            rows = self._read(_AHEAD, (day, score, day, score, moves, day, score, moves, seconds))
+            ahead = (day, score, day, score, moves, day, score, moves, seconds - _TIE)
+            rows = self._read(_AHEAD, ahead)
         return int(rows[0][0]) + 1
 
     def daily_history(self, player: str, first: date, last: date) -> list[Standing]:
