@@ -118,7 +118,7 @@ def mock_explain(page: Page, lines: dict[str, list[Action]] | None = None) -> No
         if body.get("code") or grade == "any":
             route.fallback()
             return
-        route.fallback(post_data=json.dumps({"code": GRADED[grade]}))
+        route.fallback(post_data=json.dumps({**body, "code": GRADED[grade]}))
 
     def stats(route: Route) -> None:
         data = route.fetch().json()

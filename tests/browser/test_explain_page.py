@@ -20,7 +20,7 @@ from explain_mocks import mock_explain  # noqa: E402  (the API's new endpoints, 
 LOST_CODE = "TP1-E-AAAAAAD"
 """A winnable deal; lost_line() leaves it stuck a few moves before the end of a best win."""
 EN = messages("en")
-SIZES = [(390, 844), (844, 390), (1440, 900)]
+SIZES = [(360, 640), (390, 844), (844, 390), (1440, 900)]
 
 
 def lost_line(code: str) -> list[Action]:
@@ -365,19 +365,19 @@ def test_axe_and_the_sizes_on_the_replay_the_review_and_the_settings(
     play_by_api(page, line)
     reload_with_review(page)
     expect(page.locator("#stuck-review")).to_be_visible()
-    covers_no_card(page, "#stuck")
     page.screenshot(path=artifacts / f"review-stuck-{width}x{height}-{theme}.png")
+    covers_no_card(page, "#stuck")
     no_violations(page, "stuck notice with the review")
     page.locator("#stuck").get_by_role("button", name=EN["web.review.show_me"]).click()
     expect(page.locator("#replay-banner")).to_be_visible()
     page.keyboard.press("ArrowRight")
     expect(counter(page)).to_contain_text(EN["web.replay.step"].split("{")[0].strip())
+    page.screenshot(path=artifacts / f"replay-{width}x{height}-{theme}.png")
     covers_no_card(page, "#replay-banner")
     covers_no_card(page, "#replay-tools")
     for control in page.locator("#replay-tools button, #replay-tools select").all():
         box = control.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
-    page.screenshot(path=artifacts / f"replay-{width}x{height}-{theme}.png")
     no_violations(page, "replay view")
     page.keyboard.press("Escape")
     expect(page.locator("#replay-banner")).to_have_count(0)

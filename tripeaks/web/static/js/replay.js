@@ -15,13 +15,14 @@ const SPEEDS = { slow: 1600, normal: 900, fast: 400 }; // ms from one step to th
 
 let view = null; // {steps, index, timer, opener, fromWin, banner, tools, play}
 
-/** The icon and the words of a control of the replay's row (the toolbar's look). */
-function tool(id, icon, words, onClick) {
+/** The icon and the words of a control of the replay's row (the toolbar's look). The steps' words are
+ * only read out on a narrow phone (app.css), where five labels do not fit in one row: their icons say it. */
+function tool(id, icon, words, onClick, narrow = false) {
   const button = h(
     "button",
-    { type: "button", className: "btn tool", id },
+    { type: "button", className: "btn tool", id, title: words },
     svgUse(icon),
-    h("span", {}, words),
+    h("span", { className: narrow ? "narrow-hide" : "" }, words),
   );
   button.addEventListener("click", onClick);
   return button;
@@ -163,12 +164,12 @@ export function openReplay(replay, opener) {
   view = { steps: replay.steps, index: 0, timer: 0, opener, fromWin, banner, tools, play: null };
   view.play = tool("replay-play", "play", t("web.replay.play"), toggle);
   tools.append(
-    tool("replay-back", "back", t("web.replay.back"), back),
+    tool("replay-back", "back", t("web.replay.back"), back, true),
     view.play,
     tool("replay-forward", "forward", t("web.replay.forward"), () => {
       pause();
       forward();
-    }),
+    }, true),
     speedChoice(),
     tool("replay-close", "close", t("web.replay.close"), closeReplay),
   );
