@@ -123,7 +123,9 @@ def mock_explain(page: Page, lines: dict[str, list[Action]] | None = None) -> No
     def stats(route: Route) -> None:
         data = route.fetch().json()
         for table in [data["easy"], data["classic"], *[v["stats"] for v in data["variants"]]]:
-            table["by_grade"] = {g: {"played": 0, "won": 0} for g in ("gentle", "medium", "hard", "unwinnable")}
+            table["by_grade"] = {
+                g: {"played": 0, "won": 0} for g in ("gentle", "medium", "hard", "unwinnable")
+            }
             table["won_with_perfect_hints"] = 0
             table["won_with_fair_hints"] = 0
         for grade, kind in won.values():

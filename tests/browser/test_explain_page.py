@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from explain_mocks import mock_explain
 from playwright.sync_api import Page, Request, expect
 from tripeaks_page import EXAMPLE_CODE, WIN_CODE, choose, no_violations, open_settings, winning_line
 
@@ -14,8 +15,6 @@ from tripeaks import explain
 from tripeaks.game import DRAW, Action, Game, Status
 from tripeaks.i18n import messages
 from tripeaks.solver import solve
-
-from explain_mocks import mock_explain  # noqa: E402  (the API's new endpoints, until it is merged)
 
 LOST_CODE = "TP1-E-AAAAAAD"
 """A winnable deal; lost_line() leaves it stuck a few moves before the end of a best win."""
@@ -269,7 +268,9 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
     expect(winnable).to_be_checked()
     expect(winnable).to_be_disabled()
     expect(winnable).to_have_accessible_description(EN["web.new.difficulty_help"])
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")) as sent:
+    with page.expect_request(
+        lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")
+    ) as sent:
         dialog.get_by_role("button", name="Deal").click()
     body = json.loads(sent.value.post_data or "{}")
     assert body["difficulty"] == "medium" and body["winnable_only"] is True
@@ -284,7 +285,9 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
     assert review["grade"] == "medium"
     expect(page.locator("#win-review")).to_contain_text(EN["web.review.grade.medium"])
     # Play again keeps the difficulty; so does the window
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")) as sent:
+    with page.expect_request(
+        lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")
+    ) as sent:
         page.locator("#dlg-win").get_by_role("button", name="Play again").click()
     assert json.loads(sent.value.post_data or "{}")["difficulty"] == "medium"
     expect(page.locator("#dlg-win")).to_be_hidden()
@@ -296,7 +299,9 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
     # a typed code ignores the difficulty
     dialog.get_by_role("radio", name=EN["web.new.difficulty_hard"]).check()
     dialog.get_by_role("textbox", name="Game code (optional)").fill(EXAMPLE_CODE)
-    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")) as sent:
+    with page.expect_request(
+        lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")
+    ) as sent:
         dialog.get_by_role("button", name="Deal").click()
     assert "difficulty" not in json.loads(sent.value.post_data or "{}")
 
@@ -344,7 +349,9 @@ def covers_no_card(page: Page, selector: str) -> None:
     for a in shown:
         assert a[0] >= -0.5 and a[1] >= -0.5 and a[2] <= width + 0.5 and a[3] <= height + 0.5, a
         for b in page.evaluate(BOXES, CARDS):
-            apart = a[0] >= b[2] - 0.5 or b[0] >= a[2] - 0.5 or a[1] >= b[3] - 0.5 or b[1] >= a[3] - 0.5
+            apart = (
+                a[0] >= b[2] - 0.5 or b[0] >= a[2] - 0.5 or a[1] >= b[3] - 0.5 or b[1] >= a[3] - 0.5
+            )
             assert apart, f"{selector} {a} covers a card {b}"
 
 
