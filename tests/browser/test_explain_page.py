@@ -407,3 +407,47 @@ def test_axe_on_the_result_window_with_its_review(new_page, theme, artifacts):
     expect(page.locator("#win-review")).to_be_visible()
     page.screenshot(path=artifacts / f"review-win-{theme}.png")
     no_violations(page, "result window with the review")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_replay_moves_as_a_game_does_and_not_at_all_under_reduced_motion(new_page, motion):
+    line = lost_line(LOST_CODE)
+    page = new_page(code=LOST_CODE, motion=motion)
+    mock_explain(page, lines={LOST_CODE: line})
+    play_by_api(page, line)
+    review = reload_with_review(page)
+    steps = review["replay"]["steps"]
+    page.locator("#stuck").get_by_role("button", name=EN["web.review.show_me"]).click()
+    expect(page.locator("#replay-banner")).to_be_visible()
+    page.evaluate("document.getAnimations().forEach((a) => a.finish())")
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_have_text(step_text(1, len(steps) - 1))
+    # the step's Turn is played out by motion.js as a game's move is (its ghosts in the motion layer)
+    moving = page.evaluate("document.getAnimations().length")
+    assert (moving > 0) is (motion == "no-preference"), moving
+    expect(page.locator("#moves")).to_have_text(str(steps[1]["moves"]))
+
+
+@pytest.mark.parametrize("lang", ["fi", "ca"])
+def test_the_replay_in_every_language_fits_a_phone(new_page, lang, artifacts):
+    words = messages(lang)
+    line = lost_line(LOST_CODE)
+    page = new_page(code=LOST_CODE, width=360, height=640, settings={"tripeaks.lang": lang})
+    mock_explain(page, lines={LOST_CODE: line})
+    play_by_api(page, line)
+    review = reload_with_review(page)
+    total = len(review["replay"]["steps"]) - 1
+    grade = words[f"web.review.grade.{review['grade']}"]
+    expect(page.locator("#stuck-review")).to_contain_text(grade)
+    page.locator("#stuck").get_by_role("button", name=words["web.review.show_me"]).click()
+    expect(page.locator("#replay-banner")).to_contain_text(words["web.replay.banner"])
+    page.keyboard.press("ArrowRight")
+    step = words["web.replay.step"].format(n=1, total=total)
+    expect(counter(page)).to_have_text(step)
+    for name in ("web.replay.back", "web.replay.play", "web.replay.forward", "web.replay.close"):
+        expect(page.get_by_role("button", name=words[name], exact=True)).to_be_visible()
+    covers_no_card(page, "#replay-banner")
+    covers_no_card(page, "#replay-tools")
+    page.screenshot(path=artifacts / f"replay-360x640-{lang}.png")
+    page.keyboard.press("Escape")
+    expect(page.locator("#live")).to_have_text(words["web.replay.closed"])
