@@ -255,6 +255,8 @@ export async function changeLanguage(next) {
   labelKeys();
   if (state.game && state.game.id) {
     const { status, data } = await get(`/api/games/${state.game.id}`);
+    // the review's sentence is in the language it was asked in: a finished game's is asked again
+    if (status === 200 && data) reviewed.delete(`${data.id} ${data.version}`);
     if (status === 200 && data) accept(data);
   }
 }
