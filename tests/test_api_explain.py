@@ -325,7 +325,7 @@ def test_the_review_of_a_long_line_stays_small(client: TestClient) -> None:
     line = solver.solve(WIN_CODE).line
     state = play_line(client, new_game(client, WIN_CODE), line)[-1]
     reply = client.get(f"/api/games/{state['id']}/review", headers={"Accept-Encoding": "gzip"})
-    assert reply.status_code == 200
+    assert reply.status_code == 200 and reply.headers["content-encoding"] == "gzip"
     body = json.dumps(reply.json()).encode()
     packed = len(gzip.compress(body))
     assert len(reply.json()["replay"]["steps"]) == len(line) + 1
