@@ -6,6 +6,7 @@ replays here, on SQLite and PostgreSQL (the ``client`` fixture)."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 from typing import Any
@@ -27,6 +28,7 @@ from tripeaks.rules import Rules
 from tripeaks.stats import fold
 from tripeaks.variant import Scoring, Variant
 from tripeaks.web.routes import _fair_hint_out
+from tripeaks.web.solving import HintRefused, Solvers
 
 NEVER_CODE = "TP1-E-AAAAABC"
 """An Easy deal no line can win."""
@@ -429,3 +431,41 @@ def test_wins_with_perfect_hints_are_counted_apart_from_fair_ones(client: TestCl
     store = store_of(client)
     assert [r.hint for r in store.results(player)] == ["fair", "perfect", "perfect", None]
     assert store.totals(player)[Variant(Rules.EASY)] == fold(store.results(player), Rules.EASY)
+
+
+# The worker's limits -------------------------------------------------------------------------
+
+
+def test_games_that_look_the_same_share_one_fair_search_and_a_player_has_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two players at the same visible position share one search; a player's second search of
+    another kind while the first is under way is refused (hint_pending), as hints are."""
+    code = GameCode(Variant(Rules.EASY), "BCDEFGH")
+    game, line = midgame(code)
+    solvers = Solvers()
+    submitted: list[str] = []
+    submit = solvers._submit
+
+    def counted(search: Any, *args: Any) -> Any:
+        submitted.append(search.__name__)
+        return submit(search, *args)
+
+    monkeypatch.setattr(solvers, "_submit", counted)
+
+    async def asked() -> list[Any]:
+        return await asyncio.gather(
+            solvers.fair_hint(Game.replay(code, line), "ann"),
+            solvers.fair_hint(Game.replay(code, line), "bob"),
+            solvers.hint(Game.replay(code, line[:-1]), "ann"),
+            return_exceptions=True,
+        )
+
+    try:
+        ann, bob, again = asyncio.run(asked())
+    finally:
+        solvers.close()
+    fair = explain.fair_hint(game, 200, seed=0)
+    assert ann == bob == (str(fair.move), fair.chance, 200)
+    assert submitted == ["fair_hint"]
+    assert isinstance(again, HintRefused) and again.reason == "hint_pending"
