@@ -8,7 +8,8 @@ the moment a game nears its end; no reply waits for it, and ``result`` is null u
 
 The worker's queue is bounded and a hint never waits for room in it (docs/api.md, hints): a hint
 identical to one being searched shares that search, a player has at most one search of their own
-under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once.
+under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once. Fair hints,
+reviews of finished games and deals of a difficulty (issue 16, explain.py) go the same way.
 
 All of it belongs to one :class:`Solvers`, which the app makes with itself and closes when it
 stops: two apps in one process (the tests make many) have their own worker and verdicts.
