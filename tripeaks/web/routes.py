@@ -403,13 +403,13 @@ async def new_game(
 async def _graded_code(solvers: Solvers, variant: Variant, grade: str, lang: str) -> GameCode:
     """A random deal of the grade, found in the solver's worker; 503 when none turned up."""
     later = {"Retry-After": str(solving.RETRY_AFTER)}
-    message = translator(lang)("error.no_graded_deal")
+    _ = translator(lang)
     try:
         found = await solvers.graded_code(variant, grade)
     except solving.HintRefused:
-        raise ApiError(503, "busy", message, headers=later) from None
+        raise ApiError(503, "busy", _("error.solver_busy"), headers=later) from None
     if found is None:
-        raise ApiError(503, "no_graded_deal", message, headers=later)
+        raise ApiError(503, "no_graded_deal", _("error.no_graded_deal"), headers=later)
     return found
 
 
