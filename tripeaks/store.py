@@ -180,6 +180,10 @@ class Record:
     hint: str | None = None
     """The kind of hint asked in the game (hinted_games table: "perfect" once any hint was,
     else "fair"); None: no hint. Its win is counted apart."""
+    requests: dict[str, tuple[int, Action]] = field(default_factory=dict)
+    """The committed actions of this game sent with a request id, by that id: (seq, action). Read
+    with the log when the game is loaded and kept up at each commit, so that a new request id is
+    known to be new without a read (a shared store's other workers: see ``_request``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +316,10 @@ def new_id() -> str:
     return secrets.token_urlsafe(24)
 
 
+_STORED = "SELECT version, settled FROM games WHERE id = ?"
+"""A game's stored version and whether it is settled: what a shared store checks its cache by."""
+
+
 def _completed() -> Future[None]:
     done: Future[None] = Future()
     done.set_result(None)
@@ -336,7 +344,11 @@ class Storage:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        """Guards memory (cache, staged changes) and the reader connection."""
+        """Guards memory: the cache and the staged changes. A read that needs neither does not take
+        it, so that one player's read (a PostgreSQL round trip) never holds up another's action."""
+        self._reading = threading.Lock()
+        """One read at a time on a subclass's single reader connection (SQLite's; a PostgreSQL read
+        borrows a pooled connection of its own and needs none). Taken inside ``_lock`` or alone."""
         self._flushing = threading.Lock()
         """One commit at a time, on the writer connection."""
         self._cache: OrderedDict[str, Record] = OrderedDict()
@@ -359,7 +371,7 @@ class Storage:
         raise NotImplementedError
 
     def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """One read of committed data (called inside ``self._lock``)."""
+        """One read of committed data, safe from any thread (inside ``self._lock`` or not)."""
         raise NotImplementedError
 
     def _is_unavailable(self, error: BaseException) -> bool:
@@ -459,7 +471,7 @@ class Storage:
     ) -> Applied:
         game, game_id = record.game, record.id
         if request_id is not None:
-            seen = self._request(game_id, request_id)
+            seen = self._request(record, request_id)
             if seen is not None:
                 if seen.action != action or seen.seq != version:
                     raise RequestIdReused(game.copy())
@@ -545,7 +557,10 @@ class Storage:
                     for record in change.records:
                         record.unsaved -= 1
                     if change.action is not None:
-                        change.records[0].stored = change.action[1]
+                        action, after = change.action
+                        change.records[0].stored = after
+                        if change.request is not None:
+                            change.records[0].requests[change.request[1]] = (after - 1, action)
                     for left in change.leaves:
                         gone = self._cache.get(left)
                         if gone is not None and not gone.unsaved:
@@ -599,14 +614,16 @@ class Storage:
         self._read("SELECT 1", ())
 
     def game(self, game_id: str, player: str | None) -> Game:
-        """A snapshot of the player's game as it stands (staged changes included)."""
+        """A snapshot of the player's game as it stands (staged changes included). A shared store
+        reads the stored version before it takes the lock, not while holding it."""
+        stored = self._read(_STORED, (game_id,)) if self.shared else None
         with self._lock:
-            return self._load(game_id, player, fresh=True).game.copy()
+            return self._load(game_id, player, fresh=True, stored=stored).game.copy()
 
     def actions(self, game_id: str) -> list[Action]:
         """The committed log of a game, oldest first."""
-        with self._lock:
-            return self._actions(game_id, None)
+        rows = self._read("SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,))
+        return [Action.parse(text) for (text,) in rows]
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
@@ -615,8 +632,7 @@ class Storage:
     def totals(self, player: str) -> dict[Variant, Totals]:
         """The player's kept statistics per game kind (the rules, and the options: each scoring
         and variant apart), committed; kinds never played are absent."""
-        with self._lock:
-            rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
+        rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
         return {Variant.from_key(key): Totals(*values) for key, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
@@ -624,8 +640,7 @@ class Storage:
         return self._results(f"{_RESULTS} ORDER BY r.seq DESC LIMIT ?", (player, limit))
 
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
-        with self._lock:
-            rows = self._read(query, args)
+        rows = self._read(query, args)
         return [
             Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, h, g)
             for c, o, s, f, k, w, b, h, g in rows
@@ -639,42 +654,39 @@ class Storage:
             record = self._cache.get(game_id)
             if record is not None:
                 return record.daily
-            rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+        rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
         return daily.Tag(date.fromisoformat(rows[0][0]), bool(rows[0][1])) if rows else None
 
     def daily_games(self, player: str, day: date) -> list[Standing]:
         """The player's daily games of a day, oldest first (the ranked attempt first of all)."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
-                " ORDER BY d.ranked DESC, g.created_at",
-                (player, day.isoformat()),
-            )
+        rows = self._read(
+            f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
+            " ORDER BY d.ranked DESC, g.created_at",
+            (player, day.isoformat()),
+        )
         return [Standing.of(row) for row in rows]
 
     def board(self, day: date, limit: int) -> tuple[list[Standing], int]:
         """The day's best finished ranked attempts in the board's order, and how many there are."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
-                f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
-                " LIMIT ?",
-                (day.isoformat(), limit),
-            )
-            total = self._read(
-                "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
-                (day.isoformat(),),
-            )
+        rows = self._read(
+            f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
+            f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
+            " LIMIT ?",
+            (day.isoformat(), limit),
+        )
+        total = self._read(
+            "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
+            (day.isoformat(),),
+        )
         return [Standing.of(row) for row in rows], int(total[0][0])
 
     def daily_code(self, day: date) -> GameCode | None:
         """The code the day's daily games were dealt from (None before any was made): the truth
         of a past day, even if the secret has changed since."""
-        with self._lock:
-            rows = self._read(
-                "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
-                (day.isoformat(),),
-            )
+        rows = self._read(
+            "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
+            (day.isoformat(),),
+        )
         return GameCode.parse(rows[0][0]) if rows else None
 
     def rank(self, standing: Standing) -> int:
@@ -685,29 +697,26 @@ class Storage:
             standing.moves,
             standing.seconds,
         )
-        with self._lock:
-            ahead = (day, score, day, score, moves, day, score, moves, seconds - _TIE)
-            rows = self._read(_AHEAD, ahead)
+        ahead = (day, score, day, score, moves, day, score, moves, seconds - _TIE)
+        rows = self._read(_AHEAD, ahead)
         return int(rows[0][0]) + 1
 
     def daily_history(self, player: str, first: date, last: date) -> list[Standing]:
         """The player's ranked attempts from ``first`` to ``last`` (both included), newest first."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
-                " ORDER BY d.day DESC",
-                (player, first.isoformat(), last.isoformat()),
-            )
+        rows = self._read(
+            f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
+            " ORDER BY d.day DESC",
+            (player, first.isoformat(), last.isoformat()),
+        )
         return [Standing.of(row) for row in rows]
 
     def finished_days(self, player: str) -> list[date]:
         """Every day the player finished their ranked attempt, newest first (for the streak)."""
-        with self._lock:
-            rows = self._read(
-                "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
-                " ORDER BY day DESC",
-                (player,),
-            )
+        rows = self._read(
+            "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
+            " ORDER BY day DESC",
+            (player,),
+        )
         return [date.fromisoformat(day) for (day,) in rows]
 
     def stage_hinted(self, game_id: str, player: str | None, kind: str = "perfect") -> Future[None]:
@@ -727,8 +736,7 @@ class Storage:
         return done
 
     def nickname(self, player: str) -> str | None:
-        with self._lock:
-            rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
+        rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
         return str(rows[0][0]) if rows else None
 
     def stage_nickname(self, player: str, name: str) -> Future[None]:
@@ -749,8 +757,7 @@ class Storage:
     def setting(self, name: str, make: Callable[[], str]) -> str:
         """A server setting by name; the first server to ask makes it (``make``) and stores it, and
         every later one, in any process, reads the stored value."""
-        with self._lock:
-            rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+        rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
         if rows:
             return str(rows[0][0])
         with self._flushing, self._transaction() as db:
@@ -818,11 +825,14 @@ class Storage:
         return failed
 
     def _stored_already(self, change: Change) -> bool:
-        """The same request id, action and version are in the database (sent twice, stored once)."""
+        """The same request id, action and version are in the database (sent twice, stored once:
+        the other time through another process, which is why this one reads)."""
         assert change.request is not None and change.action is not None
-        seen = self._request(*change.request)
+        rows = self._read(
+            "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?", change.request
+        )
         action, after = change.action
-        return seen is not None and seen.action == action and seen.seq == after - 1
+        return bool(rows) and Action.parse(rows[0][1]) == action and rows[0][0] == after - 1
 
     def _drop(self, first: list[Change], chains: Callable[[Change], bool]) -> list[Change]:
         """Take ``first`` and every staged change on their games that ``chains`` out of memory."""
@@ -851,16 +861,17 @@ class Storage:
             if seen is not None and seen.done is change.done:
                 del self._seen[change.request]
 
-    def _request(self, game_id: str, request_id: str) -> _Seen | None:
-        """The action this request id was used for on this game, staged or committed."""
-        seen = self._seen.get((game_id, request_id))
+    def _request(self, record: Record, request_id: str) -> _Seen | None:
+        """The action this request id was used for on this game, staged or committed, from memory.
+
+        A shared store's other workers may have committed one since the game was cached; then
+        this game is behind the database, an action taken on it is refused by the commit's version
+        check, and ``_stored_already`` reads what they stored (``_moved_on``)."""
+        seen = self._seen.get((record.id, request_id))
         if seen is not None:
             return seen
-        rows = self._read(
-            "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?",
-            (game_id, request_id),
-        )
-        return None if not rows else _Seen(rows[0][0], Action.parse(rows[0][1]), _completed())
+        known = record.requests.get(request_id)
+        return None if known is None else _Seen(known[0], known[1], _completed())
 
     @staticmethod
     def _again(record: Record, seen: _Seen) -> Applied:
@@ -885,12 +896,21 @@ class Storage:
             record.game.leave()
         return leaving
 
-    def _load(self, game_id: str, player: str | None, *, fresh: bool = False) -> Record:
+    def _load(
+        self,
+        game_id: str,
+        player: str | None,
+        *,
+        fresh: bool = False,
+        stored: list[Any] | None = None,
+    ) -> Record:
         """The live game, replayed from the database if not cached; ``fresh`` in a shared store
-        first checks a cached game without staged changes against the stored version."""
+        first checks a cached game without staged changes against the stored version (``stored``:
+        that row, read already). A version read before a commit of this process is behind it: the
+        game is then replayed, which costs a read but is never wrong."""
         record = self._cache.get(game_id)
         if record is not None and fresh and self.shared and not record.unsaved:
-            row = self._read("SELECT version, settled FROM games WHERE id = ?", (game_id,))
+            row = self._read(_STORED, (game_id,)) if stored is None else stored
             if not row or (row[0][0], bool(row[0][1])) != (record.stored, record.game.is_over):
                 del self._cache[game_id]
                 record = None
@@ -901,7 +921,14 @@ class Storage:
             if not rows:
                 raise UnknownGame(game_id)
             owner, code, version, settled = rows[0]
-            game = Game.replay(code, self._actions(game_id, version))
+            logged = self._read(
+                "SELECT seq, action, request_id FROM actions"
+                f" WHERE game = ? AND seq < {int(version)} ORDER BY seq",
+                (game_id,),
+            )
+            actions = [Action.parse(text) for _, text, _ in logged]
+            requests = {rid: (seq, actions[i]) for i, (seq, _, rid) in enumerate(logged) if rid}
+            game = Game.replay(code, actions)
             if len(game.actions) != version:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
@@ -912,22 +939,15 @@ class Storage:
                 tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
             hinted = self._read("SELECT kind FROM hinted_games WHERE game = ?", (game_id,))
             hint = hinted[0][0] if hinted else None
-            record = Record(game_id, owner, game, stored=version, daily=tag, hint=hint)
+            record = Record(
+                game_id, owner, game, stored=version, daily=tag, hint=hint, requests=requests
+            )
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
         if player is None or record.player != player:
             raise UnknownGame(game_id)
         return record
-
-    def _actions(self, game_id: str, version: int | None) -> list[Action]:
-        """The stored log (up to ``version``: one read of the game row and its log may straddle
-        another process's commit)."""
-        limit = "" if version is None else f" AND seq < {int(version)}"
-        rows = self._read(
-            f"SELECT action FROM actions WHERE game = ?{limit} ORDER BY seq", (game_id,)
-        )
-        return [Action.parse(text) for (text,) in rows]
 
     def _remember(self, record: Record) -> None:
         self._cache[record.id] = record
@@ -1097,7 +1117,7 @@ class Store(Storage):
         self._reader = _connect(self.path)
 
     def close(self) -> None:
-        with self._flushing, self._lock:
+        with self._flushing, self._lock, self._reading:
             self._writer.close()
             self._reader.close()
 
@@ -1113,7 +1133,8 @@ class Store(Storage):
             raise
 
     def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        return self._reader.execute(sql, args).fetchall()
+        with self._reading:
+            return self._reader.execute(sql, args).fetchall()
 
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.OperationalError | OSError)
