@@ -61,9 +61,15 @@ _TOTALS_UPSERT = (
     + ", ".join(f"{f.name} = excluded.{f.name}" for f in fields(Totals))
 )
 _RESULTS = (
-    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hinted"
+    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hint,"
+    " v.grade"
     " FROM results r LEFT JOIN verdicts v ON v.game = r.game WHERE r.player = ?"
 )
+_HINTED = (
+    "INSERT INTO hinted_games (game, kind) VALUES (?, ?) ON CONFLICT (game) DO UPDATE SET kind ="
+    " CASE WHEN hinted_games.kind = 'perfect' THEN 'perfect' ELSE excluded.kind END"
+)
+"""A hint of a kind given in a game: a game that had a perfect hint stays perfect."""
 _LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
 _MOVE = (
     "UPDATE games SET version = ?, moves = ?, score = ?, status = ?{}"
@@ -171,8 +177,9 @@ class Record:
     """The version the database is known to hold: a shared store checks it before trusting us."""
     daily: daily.Tag | None = None
     """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
-    hinted: bool = False
-    """A hint was asked in the game (hinted_games table): its win is counted apart."""
+    hint: str | None = None
+    """The kind of hint asked in the game (hinted_games table: "perfect" once any hint was,
+    else "fair"); None: no hint. Its win is counted apart."""
     requests: dict[str, tuple[int, Action]] = field(default_factory=dict)
     """The committed actions of this game sent with a request id, by that id: (seq, action). Read
     with the log when the game is loaded and kept up at each commit, so that a new request id is
@@ -228,8 +235,14 @@ class Result:
     """The solver's verdict on the deal when the game was counted (None: not judged)."""
     best: int | None = None
     """The deal's best winning score, when judged winnable."""
-    hinted: bool = False
-    """A hint was asked in the game (known for judged games)."""
+    hint: str | None = None
+    """The kind of hint asked in the game, None for none (known for judged games)."""
+    grade: str | None = None
+    """The deal's grade when the game was counted (judged games since revision 0005)."""
+
+    @property
+    def hinted(self) -> bool:
+        return self.hint is not None
 
 
 class Rows(Protocol):
@@ -399,9 +412,7 @@ class Storage:
                 for left, version, counted, verdict in leaving:
                     if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
-                            self._count(
-                                db, player, left.id, left.game, "lost", verdict, left.hinted
-                            )
+                            self._count(db, player, left.id, left.game, "lost", verdict, left.hint)
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player)
                 db.execute(
@@ -489,7 +500,7 @@ class Storage:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
             if won:
-                self._count(db, record.player, game_id, game, "won", verdict, record.hinted)
+                self._count(db, record.player, game_id, game, "won", verdict, record.hint)
             if figures is not None:
                 db.execute(_DAILY_MOVE, figures)
                 if finished is not None:
@@ -631,8 +642,8 @@ class Storage:
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         rows = self._read(query, args)
         return [
-            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, bool(h))
-            for c, o, s, f, k, w, b, h in rows
+            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, h, g)
+            for c, o, s, f, k, w, b, h, g in rows
         ]
 
     # Dailies ------------------------------------------------------------------------------
@@ -708,18 +719,17 @@ class Storage:
         )
         return [date.fromisoformat(day) for (day,) in rows]
 
-    def stage_hinted(self, game_id: str, player: str | None) -> Future[None]:
-        """A hint was given in this game: its result will say so (once per game)."""
+    def stage_hinted(self, game_id: str, player: str | None, kind: str = "perfect") -> Future[None]:
+        """A hint of ``kind`` ("perfect" or "fair") was given in this game: its result will say
+        so. A game that had a perfect hint stays "perfect"; nothing is written twice."""
         with self._lock:
             record = self._load(game_id, player)
-            if record.hinted:
+            if record.hint == "perfect" or record.hint == kind:
                 return _completed()
-            record.hinted = True
+            record.hint = kind
 
             def write(db: Db) -> None:
-                db.execute(
-                    "INSERT INTO hinted_games (game) VALUES (?) ON CONFLICT DO NOTHING", (game_id,)
-                )
+                db.execute(_HINTED, (game_id, kind))
 
             done = self._stage(write, (record,)).done
         self._tell()
@@ -927,9 +937,10 @@ class Storage:
             tag = None
             if tagged:
                 tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
-            hinted = bool(self._read("SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)))
+            hinted = self._read("SELECT kind FROM hinted_games WHERE game = ?", (game_id,))
+            hint = hinted[0][0] if hinted else None
             record = Record(
-                game_id, owner, game, stored=version, daily=tag, hinted=hinted, requests=requests
+                game_id, owner, game, stored=version, daily=tag, hint=hint, requests=requests
             )
             self._remember(record)
         else:
@@ -1002,10 +1013,11 @@ class Storage:
             if db.execute(_LEAVE, (Status.LEFT.value, game_id, version)).rowcount:
                 if game.leaving_counts_as_loss:
                     hinted = db.execute(
-                        "SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)
+                        "SELECT kind FROM hinted_games WHERE game = ?", (game_id,)
                     ).fetchone()
                     verdict = judge(_code_of(game))
-                    self._count(db, player, game_id, game, "lost", verdict, hinted is not None)
+                    hint = None if hinted is None else hinted[0]
+                    self._count(db, player, game_id, game, "lost", verdict, hint)
                 return
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
@@ -1024,7 +1036,7 @@ class Storage:
         game: Game,
         outcome: str,
         verdict: Verdict | None = None,
-        hinted: bool = False,
+        hint: str | None = None,
     ) -> None:
         """One result per game: a game settled once is never counted again; with the solver's
         verdict on its deal and whether a hint was asked (stats.count counts them apart)."""
@@ -1044,8 +1056,16 @@ class Storage:
         if inserted:
             if verdict is not None:
                 db.execute(
-                    "INSERT INTO verdicts (game, winnable, best, hinted) VALUES (?, ?, ?, ?)",
-                    (game_id, int(verdict.winnable), verdict.best, int(hinted)),
+                    "INSERT INTO verdicts (game, winnable, best, hinted, grade, hint)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        int(verdict.winnable),
+                        verdict.best,
+                        int(hint is not None),
+                        verdict.grade,
+                        hint,
+                    ),
                 )
             self._lock_player(db, player)
             row = db.execute(
@@ -1058,7 +1078,7 @@ class Storage:
                 game.score,
                 game.longest_streak,
                 verdict,
-                hinted,
+                hint,
             )
             db.execute(_TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
 
