@@ -356,6 +356,10 @@ class Storage:
         self._seen: dict[tuple[str, str], _Seen] = {}
         self.clock: Callable[[], float] = time.time
         """The server's clock of a daily's actions (tests set their own)."""
+        self.judge: Callable[[GameCode], Verdict | None] = judge
+        """The verdict a counted game keeps (stats.judge). The app puts the solver worker's first:
+        it was asked for near the game's end, so it is usually known, and working it out here
+        (the search and the grade, several milliseconds) would hold the store's lock meanwhile."""
         self.on_staged: Callable[[], None] | None = None
         """Called by every ``stage_*`` call that staged a change, once it has left the store's lock
         (so the two never nest): the committer's wake-up (web/committer.py). ``create``, ``apply``
@@ -403,7 +407,7 @@ class Storage:
         created = time.time()
         with self._lock:
             leaving = [
-                (r, len(r.game.actions), c, judge(_code_of(r.game)) if c else None)
+                (r, len(r.game.actions), c, self.judge(_code_of(r.game)) if c else None)
                 for r, c in self._leave_unfinished(player)
             ]
             record = Record(game_id, player, game, daily=tag)
@@ -491,7 +495,7 @@ class Storage:
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
         figures = self._daily_figures(record, self.clock())
-        verdict = judge(_code_of(game)) if won else None
+        verdict = self.judge(_code_of(game)) if won else None
         finished = None
         if figures is not None and figures[0] and record.daily is not None:
             finished = (record.daily.day.isoformat(), game.score)
@@ -1015,7 +1019,7 @@ class Storage:
                     hinted = db.execute(
                         "SELECT kind FROM hinted_games WHERE game = ?", (game_id,)
                     ).fetchone()
-                    verdict = judge(_code_of(game))
+                    verdict = self.judge(_code_of(game))
                     hint = None if hinted is None else hinted[0]
                     self._count(db, player, game_id, game, "lost", verdict, hint)
                 return

@@ -26,7 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
-from tripeaks import explain, solver
+from tripeaks import explain, solver, stats
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
 from tripeaks.variant import Scoring, Variant
@@ -134,6 +134,15 @@ class Solvers:
                 self._pending[key] = future
                 future.add_done_callback(lambda done: self._settle(key, done))
             return None
+
+    def known_verdict(self, code: GameCode) -> stats.Verdict | None:
+        """The verdict of a standard deal if the worker found it already (never searches): what
+        the store keeps with a counted game, without working it out under its lock."""
+        with self._lock:
+            known = self._results.get(str(code))
+        if known is None or code.options:
+            return None
+        return stats.Verdict(known.winnable, known.best_score, known.grade)
 
     async def hint(
         self, game: Game, player: str | None = None
