@@ -211,7 +211,7 @@ def test_every_hint_of_a_game_is_legal_and_starts_a_best_win(tmp_path: Path, cod
         for _ in range(120):
             if game.status.value != "playing":
                 break
-            reply = client.get(f"/api/games/{state['id']}/hint")
+            reply = client.get(f"/api/games/{state['id']}/hint?kind=perfect")
             assert reply.status_code == 200, reply.text
             hint = reply.json()
             found = hint["action"]
@@ -240,7 +240,8 @@ def test_identical_hints_share_one_search(tmp_path: Path, monkeypatch: pytest.Mo
             state = await start(me, WIN_CODE)
             hold = Hold(solvers)
             asks = [
-                asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint")) for _ in range(many)
+                asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint?kind=perfect"))
+                for _ in range(many)
             ]
             await until(lambda: solvers.waiting + sum(a.done() for a in asks) == many)
             assert solvers.waiting == many  # none was refused or answered: all wait on one search
@@ -260,26 +261,32 @@ def test_a_player_has_one_hint_search_at_a_time(tmp_path: Path) -> None:
             state = await start(me, WIN_CODE)
             theirs = await start(other, STUCK_CODE)
             hold = Hold(solvers)
-            first = asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint"))
+            first = asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint?kind=perfect"))
             await until(lambda: solvers.waiting == 1 or first.done())
             drawn = await me.post(
                 f"/api/games/{state['id']}/draw", json={"version": state["version"]}
             )
             assert drawn.status_code == 200
-            second = await me.get(f"/api/games/{state['id']}/hint?lang=fi")  # another position
+            second = await me.get(
+                f"/api/games/{state['id']}/hint?kind=perfect&lang=fi"
+            )  # another position
             assert second.status_code == 429
             assert second.headers["Retry-After"] == "1"
             assert second.json() == {
                 "error": {"reason": "hint_pending", "message": translator("fi")("hint.pending")},
                 "state": None,
             }
-            elsewhere = asyncio.ensure_future(other.get(f"/api/games/{theirs['id']}/hint"))
+            elsewhere = asyncio.ensure_future(
+                other.get(f"/api/games/{theirs['id']}/hint?kind=perfect")
+            )
             await until(lambda: solvers.waiting == 2 or elsewhere.done())
             assert solvers.queued == 2  # another player's hint is queued, not refused
             hold.release()
             assert (await first).status_code == 200
             assert (await elsewhere).status_code == 200
-            again = await me.get(f"/api/games/{state['id']}/hint")  # the first one is answered
+            again = await me.get(
+                f"/api/games/{state['id']}/hint?kind=perfect"
+            )  # the first one is answered
             assert again.status_code == 200
 
     run(scenario)
@@ -296,12 +303,14 @@ def test_a_full_queue_refuses_a_hint_at_once(tmp_path: Path) -> None:
                 ]
                 hold = Hold(solvers)
                 asks = [
-                    asyncio.ensure_future(p.get(f"/api/games/{g['id']}/hint"))
+                    asyncio.ensure_future(p.get(f"/api/games/{g['id']}/hint?kind=perfect"))
                     for p, g in zip(players[:-1], games, strict=False)
                 ]
                 await until(lambda: solvers.waiting + sum(a.done() for a in asks) == len(asks))
                 assert solvers.queued == SOLVER_QUEUE
-                late = await players[-1].get(f"/api/games/{games[-1]['id']}/hint?lang=ca")
+                late = await players[-1].get(
+                    f"/api/games/{games[-1]['id']}/hint?kind=perfect&lang=ca"
+                )
                 assert late.status_code == 503  # while the worker is still held: at once
                 assert late.headers["Retry-After"] == "1"
                 assert late.json()["error"] == {
@@ -310,7 +319,7 @@ def test_a_full_queue_refuses_a_hint_at_once(tmp_path: Path) -> None:
                 }
                 hold.release()
                 assert [(await a).status_code for a in asks] == [200] * len(asks)
-                retried = await players[-1].get(f"/api/games/{games[-1]['id']}/hint")
+                retried = await players[-1].get(f"/api/games/{games[-1]['id']}/hint?kind=perfect")
                 assert retried.status_code == 200
             finally:
                 for p in players:
@@ -337,8 +346,10 @@ def test_a_thousand_hints_of_one_player_hold_up_no_one_else(
         async with served(tmp_path) as (app, _), player(app) as rogue, player(app) as me:
             theirs = await start(rogue, WIN_CODE)
             mine = await start(me, str(GameCode.from_number(777)))
-            flood = [rogue.get(f"/api/games/{theirs['id']}/hint") for _ in range(1000)]
-            *replies, answer = await asyncio.gather(*flood, me.get(f"/api/games/{mine['id']}/hint"))
+            flood = [rogue.get(f"/api/games/{theirs['id']}/hint?kind=perfect") for _ in range(1000)]
+            *replies, answer = await asyncio.gather(
+                *flood, me.get(f"/api/games/{mine['id']}/hint?kind=perfect")
+            )
             return [r.status_code for r in replies], answer.status_code
 
     flooded, answered = run(scenario)
@@ -354,7 +365,9 @@ def test_a_worker_killed_under_a_hint_answers_unavailable_and_the_next_hint_is_a
         async with served(tmp_path) as (app, solvers), player(app) as me:
             state = await start(me, WIN_CODE)
             hold = Hold(solvers)  # never released: the worker dies holding it
-            asking = asyncio.ensure_future(me.get(f"/api/games/{state['id']}/hint?lang=fi"))
+            asking = asyncio.ensure_future(
+                me.get(f"/api/games/{state['id']}/hint?kind=perfect&lang=fi")
+            )
             await until(lambda: solvers.waiting == 1 or asking.done())
             for pid in worker_pids(solvers):
                 os.kill(pid, signal.SIGKILL)
@@ -367,7 +380,7 @@ def test_a_worker_killed_under_a_hint_answers_unavailable_and_the_next_hint_is_a
                 "message": translator("fi")("hint.unavailable"),
             }
             assert solvers.queued == 0  # the dead search holds no place in the queue
-            again = await me.get(f"/api/games/{state['id']}/hint")
+            again = await me.get(f"/api/games/{state['id']}/hint?kind=perfect")
             assert again.status_code == 200 and again.json()["winnable"] is True
 
     run(scenario)

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
-from tripeaks import solver
+from tripeaks import explain, solver
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.rules import Rules
@@ -63,7 +63,13 @@ def test_a_won_game_gets_the_deals_best_score(client: TestClient) -> None:
     result = result_of(client, state["id"])
     best = solver.solve(WIN_CODE)
     reached = final["score"] >= best.final_score
-    assert result == {"winnable": True, "best_score": best.final_score, "best_reached": reached}
+    grade = explain.grade(WIN_CODE).value  # the deal's grade, which never changes
+    assert result == {
+        "winnable": True,
+        "best_score": best.final_score,
+        "best_reached": reached,
+        "grade": grade,
+    }
     assert result["best_score"] >= final["score"]
 
 
@@ -74,24 +80,31 @@ def test_a_playing_game_has_no_result(client: TestClient) -> None:
 
 def test_the_first_hint_starts_a_win(client: TestClient) -> None:
     state = new_game(client, WIN_CODE, "fi")
-    hint = client.get(f"/api/games/{state['id']}/hint?lang=fi").json()
+    hint = client.get(f"/api/games/{state['id']}/hint?kind=perfect&lang=fi").json()
     assert hint["winnable"] is True
     action = Action.play(hint["action"]["pos"]) if hint["action"]["kind"] == "play" else DRAW
     game = Game.new(WIN_CODE)
     game.apply(action)
     assert solver.is_winnable(game)
-    assert hint["message"].startswith("Vihje: ")
+    assert hint["message"].startswith("Täydellinen vihje (se tuntee jokaisen kortin): ")
     assert send(client, state, action).status_code == 200
 
 
 def test_hints_in_a_stuck_and_a_won_game(client: TestClient) -> None:
     stuck = play_line(client, new_game(client, STUCK_CODE, "ca"), [DRAW] * 23)[-1]
-    hint = client.get(f"/api/games/{stuck['id']}/hint?lang=ca").json()
+    hint = client.get(f"/api/games/{stuck['id']}/hint?kind=perfect&lang=ca").json()
     assert hint["winnable"] is False and hint["action"] is None
     assert hint["message"].startswith("Des d'aquí cap moviment")
     won = play_line(client, new_game(client, WIN_CODE), winning_line())[-1]
-    hint = client.get(f"/api/games/{won['id']}/hint").json()
-    assert hint == {"winnable": True, "action": None, "message": "The game is already won."}
+    hint = client.get(f"/api/games/{won['id']}/hint?kind=perfect").json()
+    assert hint == {
+        "winnable": True,
+        "action": None,
+        "message": "The game is already won.",
+        "kind": "perfect",
+        "chance": None,
+        "samples": None,
+    }
 
 
 @pytest.mark.parametrize("rules", ["easy", "classic"])
@@ -134,7 +147,7 @@ def test_closing_the_app_ends_its_workers(tmp_path: Path) -> None:
     with api(tmp_path / "games.db") as client:
         solvers = solvers_of(client)
         state = new_game(client, WIN_CODE)
-        assert client.get(f"/api/games/{state['id']}/hint").json()["winnable"] is True
+        assert client.get(f"/api/games/{state['id']}/hint?kind=perfect").json()["winnable"] is True
         play_line(client, state, winning_line())  # near the end: a verdict is asked for too
         pids = worker_pids(solvers)
         assert len(pids) == 1
@@ -214,7 +227,7 @@ def worker_pids(solvers: Solvers) -> list[int]:
 
 
 def hint_of(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
-    reply = client.get(f"/api/games/{state['id']}/hint")
+    reply = client.get(f"/api/games/{state['id']}/hint?kind=perfect")
     assert reply.status_code == 200, reply.text
     found: dict[str, Any] = reply.json()
     return found

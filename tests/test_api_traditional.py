@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from test_api_solver import result_of
 from test_api_support import api, new_game, play_line, send
 
-from tripeaks import solver, streak
+from tripeaks import explain, solver, streak
 from tripeaks.game import Action, Game
 
 STUCK_BEST = "TP1-E-OHYPLZE-T"
@@ -35,6 +35,7 @@ def test_a_stuck_game_can_reach_the_best_score_of_its_deal(client: TestClient) -
         "winnable": True,
         "best_score": 85,
         "best_reached": True,
+        "grade": explain.grade(STUCK_BEST).value,
     }
 
 
@@ -48,13 +49,15 @@ def test_a_won_game_under_the_traditional_scoring_can_fall_short_of_the_best(
         "winnable": True,
         "best_score": 85,
         "best_reached": False,
+        "grade": explain.grade(STUCK_BEST).value,
     }
 
 
 WHERE_NO_WIN = {
-    "en": "No win is left from here; for the most points, ",
-    "fi": "Täältä ei voi enää voittaa; ",
-    "ca": "Des d’aquí ja no es pot guanyar; per fer més punts, ",
+    "en": "Perfect hint (it knows every card): no win is left from here; for the most points, ",
+    "fi": "Täydellinen vihje (se tuntee jokaisen kortin): täältä ei voi enää voittaa; ",
+    "ca": "Pista perfecta (coneix totes les cartes): des d’aquí ja no es pot guanyar; per fer més"
+    " punts, ",
 }
 
 
@@ -63,7 +66,7 @@ def test_a_hint_where_no_win_is_left_still_gives_the_most_points(
     client: TestClient, lang: str
 ) -> None:
     state = new_game(client, LOST, lang)
-    hint = client.get(f"/api/games/{state['id']}/hint?lang={lang}").json()
+    hint = client.get(f"/api/games/{state['id']}/hint?kind=perfect&lang={lang}").json()
     assert hint["winnable"] is False and hint["action"] is not None
     assert hint["message"].startswith(WHERE_NO_WIN[lang])
     action = (
@@ -83,7 +86,7 @@ def test_hints_followed_to_the_end_make_the_best_score(client: TestClient) -> No
     state = new_game(client, code)
     assert state["discard"] is None and state["score"] == 0
     while state["status"] == "playing":
-        hint = client.get(f"/api/games/{state['id']}/hint").json()
+        hint = client.get(f"/api/games/{state['id']}/hint?kind=perfect").json()
         kind = hint["action"]["kind"]
         action = Action.play(hint["action"]["pos"]) if kind == "play" else Action.parse("draw")
         reply = send(client, state, action)

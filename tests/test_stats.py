@@ -9,6 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
+from tripeaks import explain
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, Game
 from tripeaks.rules import Rules
@@ -75,6 +76,12 @@ def test_a_win_counts_at_once(client: TestClient) -> None:
         "best_share": round(stats_best_share(final["score"]), 4),
         "won_with_hints": 0,
         "won_without_hints": 1,
+        "won_with_perfect_hints": 0,
+        "won_with_fair_hints": 0,
+        "by_grade": {  # the deal's grade, counted with its verdict
+            grade: dict.fromkeys(("played", "won"), int(grade == explain.grade(WIN_CODE).value))
+            for grade in ("gentle", "medium", "hard", "unwinnable")
+        },
     }
     assert stats["classic"]["played"] == 0
     assert [(r["code"], r["outcome"], r["score"]) for r in stats["recent"]] == [
@@ -239,7 +246,13 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     assert [r.winnable for r in log] == [solver.is_winnable(r.code) for r in log]
     assert (shown["easy"]["winnable_played"], shown["easy"]["winnable_won"]) == (winnable, 2)
     # games counted before the solver's verdicts were kept were never judged: the rest is as shown
-    assert rebuilt["easy"] == {**shown["easy"], **dict.fromkeys(honest, 0), "best_share": None}
+    nothing = dict.fromkeys(("played", "won"), 0)
+    assert rebuilt["easy"] == {
+        **shown["easy"],
+        **dict.fromkeys(honest, 0),
+        "best_share": None,
+        "by_grade": dict.fromkeys(shown["easy"]["by_grade"], nothing),
+    }
     assert rebuilt["recent"] == shown["recent"]
 
 

@@ -4,12 +4,15 @@ reached, and wins with hints counted apart from wins without."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, play_line, send, winning_line
 
-from tripeaks import solver
+from tripeaks import explain, solver
+from tripeaks import stats as stats_module
 from tripeaks.codes import GameCode
 from tripeaks.rules import Rules
 
@@ -50,3 +53,32 @@ def test_wins_out_of_winnable_deals_best_share_and_hints_apart(client: TestClien
 def test_a_player_without_games_has_no_share(client: TestClient) -> None:
     stats = easy(client)
     assert stats["winnable_played"] == 0 and stats["best_share"] is None
+
+
+def test_a_win_keeps_the_solver_workers_verdict_and_judges_nothing_under_the_lock(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verdict was asked of the worker near the game's end: the store keeps that one rather
+    than searching and grading the deal again while it holds its lock."""
+    backend = client.app.state.backend  # type: ignore[attr-defined]
+    line = winning_line()
+    game = play_line(client, new_game(client, WIN_CODE), line[:-1])[-1]
+    deadline = time.monotonic() + 20
+    while backend.solvers.known_verdict(GameCode.parse(WIN_CODE)) is None:
+        assert time.monotonic() < deadline, "the worker never gave its verdict"
+        client.get(f"/api/games/{game['id']}")  # asks for it again if the queue was full
+        time.sleep(0.05)
+
+    def in_process(code: GameCode) -> None:
+        raise AssertionError(f"{code} searched or graded in the web process")
+
+    stats_module.judge.cache_clear()
+    monkeypatch.setattr("tripeaks.solver.solve", in_process)
+    monkeypatch.setattr("tripeaks.explain.grade", in_process)
+    won = play_line(client, game, line[-1:])[-1]
+    assert won["status"] == "won"
+    stats = easy(client)
+    assert (stats["winnable_played"], stats["winnable_won"]) == (1, 1)
+    monkeypatch.undo()
+    grade = explain.grade(WIN_CODE).value
+    assert stats["by_grade"][grade] == {"played": 1, "won": 1}

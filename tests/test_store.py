@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -123,6 +125,65 @@ def test_a_staged_request_id_is_still_applied_once(tmp_path: Path) -> None:
     assert first.done.result() is None
     assert store.stage_apply(created.id, P, DRAW, 0, "r").done.done()
     assert store.actions(created.id) == [DRAW]
+
+
+def test_an_action_with_a_new_request_id_reads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request ids of a cached game are in memory: a new one is known to be new without a
+    read (on PostgreSQL a read is a round trip, and an action holds the store's lock), and a retry
+    of one committed before a restart is still answered as the first time."""
+    store = Store(tmp_path / "g.db")
+    created = store.create(P, CODE)
+    first = store.apply(created.id, P, DRAW, 0, "r1")
+    store.close()
+    again = Store(tmp_path / "g.db")
+    assert again.apply(created.id, P, DRAW, 0, "r1").turn == first.turn  # loaded with its log
+    reads: list[str] = []
+    real = again._rows
+    monkeypatch.setattr(again, "_rows", lambda sql, args: reads.append(sql) or real(sql, args))
+    again.apply(created.id, P, DRAW, 1, "r2")
+    again.apply(created.id, P, UNDO, 2, "r3")
+    assert reads == []
+    retried = again.apply(created.id, P, DRAW, 1, "r2")  # committed: answered again
+    assert retried.turn.action == DRAW and len(retried.game.actions) == 2
+    with pytest.raises(RequestIdReused):
+        again.apply(created.id, P, UNDO, 3, "r2")
+    assert again.actions(created.id) == [DRAW, DRAW, UNDO]
+
+
+def test_reads_of_no_game_do_not_wait_for_the_stores_lock(tmp_path: Path) -> None:
+    """Statistics, a day's board, a nickname: committed reads that need neither the cache nor the
+    staged changes, answered while the store's lock is held (by an action, in a server)."""
+    store = Store(tmp_path / "g.db")
+    created = store.create(P, CODE)
+    store.apply(created.id, P, DRAW, 0)
+    answers: list[object] = []
+
+    def read() -> None:
+        day = date(2026, 12, 2)
+        answers.extend(
+            [
+                store.totals(P),
+                store.results(P),
+                store.recent(P, 5),
+                store.actions(created.id),
+                store.nickname(P),
+                store.board(day, 10),
+                store.daily_games(P, day),
+                store.daily_history(P, day, day),
+                store.finished_days(P),
+                store.daily_code(day),
+            ]
+        )
+
+    with store._lock:
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=10)
+        assert not reader.is_alive(), "a read waited for the store's lock"
+    assert answers[3] == [DRAW]
+    store.close()
 
 
 def test_games_evicted_from_the_cache_are_replayed(

@@ -8,7 +8,7 @@ after 20.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -45,6 +45,17 @@ class Totals:
     """Of the judged wins, those the player asked a hint in."""
     best_share_sum: int = 0
     """Per mille of the deal's best score each judged winnable game reached, summed."""
+    won_perfect: int = 0
+    """Of the judged hinted wins, those with a perfect hint (one that knows every card)."""
+    gentle_played: int = 0
+    gentle_won: int = 0
+    medium_played: int = 0
+    medium_won: int = 0
+    hard_played: int = 0
+    hard_won: int = 0
+    unwinnable_played: int = 0
+    unwinnable_won: int = 0
+    """Judged games counted with their deal's grade (revision 0005 on), and their wins, by grade."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +81,11 @@ class Stats:
     won_with_hints: int = 0
     won_without_hints: int = 0
     """Judged wins with and without a hint asked."""
+    won_with_perfect_hints: int = 0
+    won_with_fair_hints: int = 0
+    """Judged wins with a perfect hint, and with fair hints only (together won_with_hints)."""
+    by_grade: dict[str, dict[str, int]] = field(default_factory=dict)
+    """{"played": n, "won": m} of the judged games counted with a grade, by grade (every grade a key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,18 +95,27 @@ class Verdict:
     winnable: bool
     best: int | None
     """The best winning score (standard scoring)."""
+    grade: str | None = None
+    """The deal's difficulty (explain.Grade's value); None for games counted before grades."""
+
+
+GRADES = ("gentle", "medium", "hard", "unwinnable")
+"""explain.Grade's values, in the order the statistics list them."""
+HINT_KINDS = ("perfect", "fair")
+"""The kinds of hint: the one that knows every card, and the one that sees what the player sees."""
 
 
 @lru_cache(maxsize=4096)
 def judge(code: GameCode) -> Verdict | None:
-    """The solver's verdict on a standard deal from its start (a couple of milliseconds,
-    compiled; kept for the deals seen lately); None for a game with options (not judged)."""
+    """The solver's verdict on a standard deal from its start, with its grade (a few
+    milliseconds, compiled; kept for the deals seen lately); None for a game with options (not
+    judged)."""
     if code.options:
         return None
-    from tripeaks import solver
+    from tripeaks import explain, solver
 
     solution = solver.solve(code)
-    return Verdict(solution.winnable, solution.final_score)
+    return Verdict(solution.winnable, solution.final_score, explain.grade(code).value)
 
 
 def per_mille(score: int, best: int | None) -> int:
@@ -106,12 +131,12 @@ def count(
     score: int,
     card_streak: int,
     verdict: Verdict | None = None,
-    hinted: bool = False,
+    hint: str | None = None,
 ) -> Totals:
     """The totals with one more counted game: the one place where a game changes the statistics.
 
-    ``verdict`` is the solver's word on the deal (None: not judged); ``hinted`` whether a hint
-    was asked in the game."""
+    ``verdict`` is the solver's word on the deal (None: not judged); ``hint`` the kind of hint
+    the game had ("perfect" if any hint was perfect, "fair", or None: no hint asked)."""
     won = outcome == "won"
     current = totals.current_streak + 1 if won else 0
     if verdict is not None:
@@ -121,10 +146,20 @@ def count(
             judged=totals.judged + 1,
             judged_winnable=totals.judged_winnable + winnable,
             judged_won=totals.judged_won + won,
-            won_hinted=totals.won_hinted + (won and hinted),
+            won_hinted=totals.won_hinted + (won and hint is not None),
+            won_perfect=totals.won_perfect + (won and hint == "perfect"),
             best_share_sum=totals.best_share_sum
             + (per_mille(score, verdict.best) if winnable else 0),
         )
+        if verdict.grade in GRADES:
+            played, won_name = f"{verdict.grade}_played", f"{verdict.grade}_won"
+            totals = replace(
+                totals,
+                **{
+                    played: getattr(totals, played) + 1,
+                    won_name: getattr(totals, won_name) + won,
+                },
+            )
     return replace(
         totals,
         played=totals.played + 1,
@@ -156,6 +191,12 @@ def figures(totals: Totals) -> Stats:
         else None,
         won_with_hints=totals.won_hinted,
         won_without_hints=totals.judged_won - totals.won_hinted,
+        won_with_perfect_hints=totals.won_perfect,
+        won_with_fair_hints=totals.won_hinted - totals.won_perfect,
+        by_grade={
+            g: {"played": getattr(totals, f"{g}_played"), "won": getattr(totals, f"{g}_won")}
+            for g in GRADES
+        },
     )
 
 
@@ -166,8 +207,8 @@ def fold(results: Iterable[Result], kind: Rules | Variant) -> Totals:
     totals = Totals()
     for r in results:
         if r.code.variant == variant:
-            verdict = None if r.winnable is None else Verdict(r.winnable, r.best)
-            totals = count(totals, r.outcome, r.score, r.streak, verdict, r.hinted)
+            verdict = None if r.winnable is None else Verdict(r.winnable, r.best, r.grade)
+            totals = count(totals, r.outcome, r.score, r.streak, verdict, r.hint)
     return totals
 
 

@@ -61,9 +61,15 @@ _TOTALS_UPSERT = (
     + ", ".join(f"{f.name} = excluded.{f.name}" for f in fields(Totals))
 )
 _RESULTS = (
-    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hinted"
+    "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hint,"
+    " v.grade"
     " FROM results r LEFT JOIN verdicts v ON v.game = r.game WHERE r.player = ?"
 )
+_HINTED = (
+    "INSERT INTO hinted_games (game, kind) VALUES (?, ?) ON CONFLICT (game) DO UPDATE SET kind ="
+    " CASE WHEN hinted_games.kind = 'perfect' THEN 'perfect' ELSE excluded.kind END"
+)
+"""A hint of a kind given in a game: a game that had a perfect hint stays perfect."""
 _LEAVE = "UPDATE games SET settled = 1, status = ? WHERE id = ? AND version = ? AND settled = 0"
 _MOVE = (
     "UPDATE games SET version = ?, moves = ?, score = ?, status = ?{}"
@@ -171,8 +177,13 @@ class Record:
     """The version the database is known to hold: a shared store checks it before trusting us."""
     daily: daily.Tag | None = None
     """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
-    hinted: bool = False
-    """A hint was asked in the game (hinted_games table): its win is counted apart."""
+    hint: str | None = None
+    """The kind of hint asked in the game (hinted_games table: "perfect" once any hint was,
+    else "fair"); None: no hint. Its win is counted apart."""
+    requests: dict[str, tuple[int, Action]] = field(default_factory=dict)
+    """The committed actions of this game sent with a request id, by that id: (seq, action). Read
+    with the log when the game is loaded and kept up at each commit, so that a new request id is
+    known to be new without a read (a shared store's other workers: see ``_request``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +235,14 @@ class Result:
     """The solver's verdict on the deal when the game was counted (None: not judged)."""
     best: int | None = None
     """The deal's best winning score, when judged winnable."""
-    hinted: bool = False
-    """A hint was asked in the game (known for judged games)."""
+    hint: str | None = None
+    """The kind of hint asked in the game, None for none (known for judged games)."""
+    grade: str | None = None
+    """The deal's grade when the game was counted (judged games since revision 0005)."""
+
+    @property
+    def hinted(self) -> bool:
+        return self.hint is not None
 
 
 class Rows(Protocol):
@@ -299,6 +316,10 @@ def new_id() -> str:
     return secrets.token_urlsafe(24)
 
 
+_STORED = "SELECT version, settled FROM games WHERE id = ?"
+"""A game's stored version and whether it is settled: what a shared store checks its cache by."""
+
+
 def _completed() -> Future[None]:
     done: Future[None] = Future()
     done.set_result(None)
@@ -323,7 +344,11 @@ class Storage:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        """Guards memory (cache, staged changes) and the reader connection."""
+        """Guards memory: the cache and the staged changes. A read that needs neither does not take
+        it, so that one player's read (a PostgreSQL round trip) never holds up another's action."""
+        self._reading = threading.Lock()
+        """One read at a time on a subclass's single reader connection (SQLite's; a PostgreSQL read
+        borrows a pooled connection of its own and needs none). Taken inside ``_lock`` or alone."""
         self._flushing = threading.Lock()
         """One commit at a time, on the writer connection."""
         self._cache: OrderedDict[str, Record] = OrderedDict()
@@ -331,6 +356,10 @@ class Storage:
         self._seen: dict[tuple[str, str], _Seen] = {}
         self.clock: Callable[[], float] = time.time
         """The server's clock of a daily's actions (tests set their own)."""
+        self.judge: Callable[[GameCode], Verdict | None] = judge
+        """The verdict a counted game keeps (stats.judge). The app puts the solver worker's first:
+        it was asked for near the game's end, so it is usually known, and working it out here
+        (the search and the grade, several milliseconds) would hold the store's lock meanwhile."""
         self.on_staged: Callable[[], None] | None = None
         """Called by every ``stage_*`` call that staged a change, once it has left the store's lock
         (so the two never nest): the committer's wake-up (web/committer.py). ``create``, ``apply``
@@ -346,7 +375,7 @@ class Storage:
         raise NotImplementedError
 
     def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        """One read of committed data (called inside ``self._lock``)."""
+        """One read of committed data, safe from any thread (inside ``self._lock`` or not)."""
         raise NotImplementedError
 
     def _is_unavailable(self, error: BaseException) -> bool:
@@ -378,7 +407,7 @@ class Storage:
         created = time.time()
         with self._lock:
             leaving = [
-                (r, len(r.game.actions), c, judge(_code_of(r.game)) if c else None)
+                (r, len(r.game.actions), c, self.judge(_code_of(r.game)) if c else None)
                 for r, c in self._leave_unfinished(player)
             ]
             record = Record(game_id, player, game, daily=tag)
@@ -387,9 +416,7 @@ class Storage:
                 for left, version, counted, verdict in leaving:
                     if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
-                            self._count(
-                                db, player, left.id, left.game, "lost", verdict, left.hinted
-                            )
+                            self._count(db, player, left.id, left.game, "lost", verdict, left.hint)
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player)
                 db.execute(
@@ -448,7 +475,7 @@ class Storage:
     ) -> Applied:
         game, game_id = record.game, record.id
         if request_id is not None:
-            seen = self._request(game_id, request_id)
+            seen = self._request(record, request_id)
             if seen is not None:
                 if seen.action != action or seen.seq != version:
                     raise RequestIdReused(game.copy())
@@ -468,7 +495,7 @@ class Storage:
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
         figures = self._daily_figures(record, self.clock())
-        verdict = judge(_code_of(game)) if won else None
+        verdict = self.judge(_code_of(game)) if won else None
         finished = None
         if figures is not None and figures[0] and record.daily is not None:
             finished = (record.daily.day.isoformat(), game.score)
@@ -477,7 +504,7 @@ class Storage:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise _MovedOn(game_id)  # before anything of this change was written
             if won:
-                self._count(db, record.player, game_id, game, "won", verdict, record.hinted)
+                self._count(db, record.player, game_id, game, "won", verdict, record.hint)
             if figures is not None:
                 db.execute(_DAILY_MOVE, figures)
                 if finished is not None:
@@ -534,7 +561,10 @@ class Storage:
                     for record in change.records:
                         record.unsaved -= 1
                     if change.action is not None:
-                        change.records[0].stored = change.action[1]
+                        action, after = change.action
+                        change.records[0].stored = after
+                        if change.request is not None:
+                            change.records[0].requests[change.request[1]] = (after - 1, action)
                     for left in change.leaves:
                         gone = self._cache.get(left)
                         if gone is not None and not gone.unsaved:
@@ -588,14 +618,16 @@ class Storage:
         self._read("SELECT 1", ())
 
     def game(self, game_id: str, player: str | None) -> Game:
-        """A snapshot of the player's game as it stands (staged changes included)."""
+        """A snapshot of the player's game as it stands (staged changes included). A shared store
+        reads the stored version before it takes the lock, not while holding it."""
+        stored = self._read(_STORED, (game_id,)) if self.shared else None
         with self._lock:
-            return self._load(game_id, player, fresh=True).game.copy()
+            return self._load(game_id, player, fresh=True, stored=stored).game.copy()
 
     def actions(self, game_id: str) -> list[Action]:
         """The committed log of a game, oldest first."""
-        with self._lock:
-            return self._actions(game_id, None)
+        rows = self._read("SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,))
+        return [Action.parse(text) for (text,) in rows]
 
     def results(self, player: str) -> list[Result]:
         """The player's counted games (committed), oldest first."""
@@ -604,8 +636,7 @@ class Storage:
     def totals(self, player: str) -> dict[Variant, Totals]:
         """The player's kept statistics per game kind (the rules, and the options: each scoring
         and variant apart), committed; kinds never played are absent."""
-        with self._lock:
-            rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
+        rows = self._read(f"SELECT rules, {_TOTALS} FROM totals WHERE player = ?", (player,))
         return {Variant.from_key(key): Totals(*values) for key, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
@@ -613,11 +644,10 @@ class Storage:
         return self._results(f"{_RESULTS} ORDER BY r.seq DESC LIMIT ?", (player, limit))
 
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
-        with self._lock:
-            rows = self._read(query, args)
+        rows = self._read(query, args)
         return [
-            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, bool(h))
-            for c, o, s, f, k, w, b, h in rows
+            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, h, g)
+            for c, o, s, f, k, w, b, h, g in rows
         ]
 
     # Dailies ------------------------------------------------------------------------------
@@ -628,42 +658,39 @@ class Storage:
             record = self._cache.get(game_id)
             if record is not None:
                 return record.daily
-            rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
+        rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
         return daily.Tag(date.fromisoformat(rows[0][0]), bool(rows[0][1])) if rows else None
 
     def daily_games(self, player: str, day: date) -> list[Standing]:
         """The player's daily games of a day, oldest first (the ranked attempt first of all)."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
-                " ORDER BY d.ranked DESC, g.created_at",
-                (player, day.isoformat()),
-            )
+        rows = self._read(
+            f"{_STANDING} JOIN games g ON g.id = d.game WHERE d.player = ? AND d.day = ?"
+            " ORDER BY d.ranked DESC, g.created_at",
+            (player, day.isoformat()),
+        )
         return [Standing.of(row) for row in rows]
 
     def board(self, day: date, limit: int) -> tuple[list[Standing], int]:
         """The day's best finished ranked attempts in the board's order, and how many there are."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
-                f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
-                " LIMIT ?",
-                (day.isoformat(), limit),
-            )
-            total = self._read(
-                "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
-                (day.isoformat(),),
-            )
+        rows = self._read(
+            f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
+            f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
+            " LIMIT ?",
+            (day.isoformat(), limit),
+        )
+        total = self._read(
+            "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
+            (day.isoformat(),),
+        )
         return [Standing.of(row) for row in rows], int(total[0][0])
 
     def daily_code(self, day: date) -> GameCode | None:
         """The code the day's daily games were dealt from (None before any was made): the truth
         of a past day, even if the secret has changed since."""
-        with self._lock:
-            rows = self._read(
-                "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
-                (day.isoformat(),),
-            )
+        rows = self._read(
+            "SELECT g.code FROM dailies d JOIN games g ON g.id = d.game WHERE d.day = ? LIMIT 1",
+            (day.isoformat(),),
+        )
         return GameCode.parse(rows[0][0]) if rows else None
 
     def rank(self, standing: Standing) -> int:
@@ -674,51 +701,46 @@ class Storage:
             standing.moves,
             standing.seconds,
         )
-        with self._lock:
-            ahead = (day, score, day, score, moves, day, score, moves, seconds - _TIE)
-            rows = self._read(_AHEAD, ahead)
+        ahead = (day, score, day, score, moves, day, score, moves, seconds - _TIE)
+        rows = self._read(_AHEAD, ahead)
         return int(rows[0][0]) + 1
 
     def daily_history(self, player: str, first: date, last: date) -> list[Standing]:
         """The player's ranked attempts from ``first`` to ``last`` (both included), newest first."""
-        with self._lock:
-            rows = self._read(
-                f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
-                " ORDER BY d.day DESC",
-                (player, first.isoformat(), last.isoformat()),
-            )
+        rows = self._read(
+            f"{_STANDING} WHERE d.player = ? AND d.ranked = 1 AND d.day >= ? AND d.day <= ?"
+            " ORDER BY d.day DESC",
+            (player, first.isoformat(), last.isoformat()),
+        )
         return [Standing.of(row) for row in rows]
 
     def finished_days(self, player: str) -> list[date]:
         """Every day the player finished their ranked attempt, newest first (for the streak)."""
-        with self._lock:
-            rows = self._read(
-                "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
-                " ORDER BY day DESC",
-                (player,),
-            )
+        rows = self._read(
+            "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
+            " ORDER BY day DESC",
+            (player,),
+        )
         return [date.fromisoformat(day) for (day,) in rows]
 
-    def stage_hinted(self, game_id: str, player: str | None) -> Future[None]:
-        """A hint was given in this game: its result will say so (once per game)."""
+    def stage_hinted(self, game_id: str, player: str | None, kind: str = "perfect") -> Future[None]:
+        """A hint of ``kind`` ("perfect" or "fair") was given in this game: its result will say
+        so. A game that had a perfect hint stays "perfect"; nothing is written twice."""
         with self._lock:
             record = self._load(game_id, player)
-            if record.hinted:
+            if record.hint == "perfect" or record.hint == kind:
                 return _completed()
-            record.hinted = True
+            record.hint = kind
 
             def write(db: Db) -> None:
-                db.execute(
-                    "INSERT INTO hinted_games (game) VALUES (?) ON CONFLICT DO NOTHING", (game_id,)
-                )
+                db.execute(_HINTED, (game_id, kind))
 
             done = self._stage(write, (record,)).done
         self._tell()
         return done
 
     def nickname(self, player: str) -> str | None:
-        with self._lock:
-            rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
+        rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
         return str(rows[0][0]) if rows else None
 
     def stage_nickname(self, player: str, name: str) -> Future[None]:
@@ -739,8 +761,7 @@ class Storage:
     def setting(self, name: str, make: Callable[[], str]) -> str:
         """A server setting by name; the first server to ask makes it (``make``) and stores it, and
         every later one, in any process, reads the stored value."""
-        with self._lock:
-            rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+        rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
         if rows:
             return str(rows[0][0])
         with self._flushing, self._transaction() as db:
@@ -808,11 +829,14 @@ class Storage:
         return failed
 
     def _stored_already(self, change: Change) -> bool:
-        """The same request id, action and version are in the database (sent twice, stored once)."""
+        """The same request id, action and version are in the database (sent twice, stored once:
+        the other time through another process, which is why this one reads)."""
         assert change.request is not None and change.action is not None
-        seen = self._request(*change.request)
+        rows = self._read(
+            "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?", change.request
+        )
         action, after = change.action
-        return seen is not None and seen.action == action and seen.seq == after - 1
+        return bool(rows) and Action.parse(rows[0][1]) == action and rows[0][0] == after - 1
 
     def _drop(self, first: list[Change], chains: Callable[[Change], bool]) -> list[Change]:
         """Take ``first`` and every staged change on their games that ``chains`` out of memory."""
@@ -841,16 +865,17 @@ class Storage:
             if seen is not None and seen.done is change.done:
                 del self._seen[change.request]
 
-    def _request(self, game_id: str, request_id: str) -> _Seen | None:
-        """The action this request id was used for on this game, staged or committed."""
-        seen = self._seen.get((game_id, request_id))
+    def _request(self, record: Record, request_id: str) -> _Seen | None:
+        """The action this request id was used for on this game, staged or committed, from memory.
+
+        A shared store's other workers may have committed one since the game was cached; then
+        this game is behind the database, an action taken on it is refused by the commit's version
+        check, and ``_stored_already`` reads what they stored (``_moved_on``)."""
+        seen = self._seen.get((record.id, request_id))
         if seen is not None:
             return seen
-        rows = self._read(
-            "SELECT seq, action FROM actions WHERE game = ? AND request_id = ?",
-            (game_id, request_id),
-        )
-        return None if not rows else _Seen(rows[0][0], Action.parse(rows[0][1]), _completed())
+        known = record.requests.get(request_id)
+        return None if known is None else _Seen(known[0], known[1], _completed())
 
     @staticmethod
     def _again(record: Record, seen: _Seen) -> Applied:
@@ -875,12 +900,21 @@ class Storage:
             record.game.leave()
         return leaving
 
-    def _load(self, game_id: str, player: str | None, *, fresh: bool = False) -> Record:
+    def _load(
+        self,
+        game_id: str,
+        player: str | None,
+        *,
+        fresh: bool = False,
+        stored: list[Any] | None = None,
+    ) -> Record:
         """The live game, replayed from the database if not cached; ``fresh`` in a shared store
-        first checks a cached game without staged changes against the stored version."""
+        first checks a cached game without staged changes against the stored version (``stored``:
+        that row, read already). A version read before a commit of this process is behind it: the
+        game is then replayed, which costs a read but is never wrong."""
         record = self._cache.get(game_id)
         if record is not None and fresh and self.shared and not record.unsaved:
-            row = self._read("SELECT version, settled FROM games WHERE id = ?", (game_id,))
+            row = self._read(_STORED, (game_id,)) if stored is None else stored
             if not row or (row[0][0], bool(row[0][1])) != (record.stored, record.game.is_over):
                 del self._cache[game_id]
                 record = None
@@ -891,7 +925,14 @@ class Storage:
             if not rows:
                 raise UnknownGame(game_id)
             owner, code, version, settled = rows[0]
-            game = Game.replay(code, self._actions(game_id, version))
+            logged = self._read(
+                "SELECT seq, action, request_id FROM actions"
+                f" WHERE game = ? AND seq < {int(version)} ORDER BY seq",
+                (game_id,),
+            )
+            actions = [Action.parse(text) for _, text, _ in logged]
+            requests = {rid: (seq, actions[i]) for i, (seq, _, rid) in enumerate(logged) if rid}
+            game = Game.replay(code, actions)
             if len(game.actions) != version:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
@@ -900,23 +941,17 @@ class Storage:
             tag = None
             if tagged:
                 tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
-            hinted = bool(self._read("SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)))
-            record = Record(game_id, owner, game, stored=version, daily=tag, hinted=hinted)
+            hinted = self._read("SELECT kind FROM hinted_games WHERE game = ?", (game_id,))
+            hint = hinted[0][0] if hinted else None
+            record = Record(
+                game_id, owner, game, stored=version, daily=tag, hint=hint, requests=requests
+            )
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
         if player is None or record.player != player:
             raise UnknownGame(game_id)
         return record
-
-    def _actions(self, game_id: str, version: int | None) -> list[Action]:
-        """The stored log (up to ``version``: one read of the game row and its log may straddle
-        another process's commit)."""
-        limit = "" if version is None else f" AND seq < {int(version)}"
-        rows = self._read(
-            f"SELECT action FROM actions WHERE game = ?{limit} ORDER BY seq", (game_id,)
-        )
-        return [Action.parse(text) for (text,) in rows]
 
     def _remember(self, record: Record) -> None:
         self._cache[record.id] = record
@@ -982,10 +1017,11 @@ class Storage:
             if db.execute(_LEAVE, (Status.LEFT.value, game_id, version)).rowcount:
                 if game.leaving_counts_as_loss:
                     hinted = db.execute(
-                        "SELECT 1 FROM hinted_games WHERE game = ?", (game_id,)
+                        "SELECT kind FROM hinted_games WHERE game = ?", (game_id,)
                     ).fetchone()
-                    verdict = judge(_code_of(game))
-                    self._count(db, player, game_id, game, "lost", verdict, hinted is not None)
+                    verdict = self.judge(_code_of(game))
+                    hint = None if hinted is None else hinted[0]
+                    self._count(db, player, game_id, game, "lost", verdict, hint)
                 return
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
@@ -1004,7 +1040,7 @@ class Storage:
         game: Game,
         outcome: str,
         verdict: Verdict | None = None,
-        hinted: bool = False,
+        hint: str | None = None,
     ) -> None:
         """One result per game: a game settled once is never counted again; with the solver's
         verdict on its deal and whether a hint was asked (stats.count counts them apart)."""
@@ -1024,8 +1060,16 @@ class Storage:
         if inserted:
             if verdict is not None:
                 db.execute(
-                    "INSERT INTO verdicts (game, winnable, best, hinted) VALUES (?, ?, ?, ?)",
-                    (game_id, int(verdict.winnable), verdict.best, int(hinted)),
+                    "INSERT INTO verdicts (game, winnable, best, hinted, grade, hint)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        int(verdict.winnable),
+                        verdict.best,
+                        int(hint is not None),
+                        verdict.grade,
+                        hint,
+                    ),
                 )
             self._lock_player(db, player)
             row = db.execute(
@@ -1038,7 +1082,7 @@ class Storage:
                 game.score,
                 game.longest_streak,
                 verdict,
-                hinted,
+                hint,
             )
             db.execute(_TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
 
@@ -1077,7 +1121,7 @@ class Store(Storage):
         self._reader = _connect(self.path)
 
     def close(self) -> None:
-        with self._flushing, self._lock:
+        with self._flushing, self._lock, self._reading:
             self._writer.close()
             self._reader.close()
 
@@ -1093,7 +1137,8 @@ class Store(Storage):
             raise
 
     def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        return self._reader.execute(sql, args).fetchall()
+        with self._reading:
+            return self._reader.execute(sql, args).fetchall()
 
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.OperationalError | OSError)

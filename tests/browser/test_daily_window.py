@@ -11,10 +11,11 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from conftest import served
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from tripeaks_page import choose, click_line, no_violations, winning_line
 
 from tripeaks import daily
@@ -148,3 +149,39 @@ def test_a_replay_after_the_ranked_game_has_hints_and_its_code(new_page) -> None
     expect(page.locator("#code")).to_have_text(code)
     expect(page.locator("#code-rules")).to_have_text(re.compile(r"^Deal of the day · "))
     expect(page.locator("#tools [data-action='hint']")).to_be_enabled()
+
+
+def test_a_daily_game_of_an_earlier_day_is_left_only_when_the_player_says_so(new_page) -> None:
+    """Once the UTC day turns, the window's "Play" is the new day's deal: a daily game of the day
+    before, still under way on the table, is another game, and leaving it is asked first. The day
+    cannot be turned in a test, so the two daily replies the window reads say it is tomorrow."""
+    page = new_page(width=390, height=844)
+    w = words(page, "en")
+    choose(page, action="daily")
+    page.locator("#dlg-daily").get_by_role("button", name=w["web.daily.play"]).click()
+    expect(page.locator("#code-rules")).to_have_text(w["web.daily.rules_ranked"])
+    before = page.locator("#score").inner_text()
+    tomorrow = (daily.today() + timedelta(days=1)).isoformat()
+
+    def as_tomorrow(route: Route) -> None:
+        reply = route.fetch()
+        data = reply.json()
+        if "today" in data:  # the history
+            data["today"] = tomorrow
+        else:  # the board: a day this player has not played yet
+            data.update(day=tomorrow, me=None, top=[], players=0)
+        route.fulfill(response=reply, json=data)
+
+    page.route(re.compile(r"/api/daily/(board|history)"), as_tomorrow)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    choose(page, action="daily")
+    dialog = page.locator("#dlg-daily")
+    dialog.get_by_role("button", name=w["web.daily.play"]).click()
+    confirm = page.locator("#dlg-confirm")
+    expect(confirm).to_contain_text(w["web.daily.abandon"])
+    confirm.get_by_role("button", name=w["web.confirm.keep"]).click()
+    expect(confirm).to_be_hidden()
+    assert posted == []  # nothing was asked of the server: the game is where it was
+    expect(page.locator("#code-rules")).to_have_text(w["web.daily.rules_ranked"])
+    expect(page.locator("#score")).to_have_text(before)

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from tripeaks import daily
+from tripeaks.stats import judge
 from tripeaks.store import Storage, open_store
 from tripeaks.web import daily_routes, errors, guard, health
 from tripeaks.web.committer import Committer
@@ -38,6 +39,7 @@ def create_app(
     hosting = hosting or Hosting()
     store = open_store(db)
     solvers = Solvers()
+    store.judge = lambda code: solvers.known_verdict(code) or judge(code)
     meter = None
     if hosting.metrics:
         from tripeaks.web.metrics import Meter  # prometheus is imported only when it is used

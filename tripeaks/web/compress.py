@@ -3,7 +3,9 @@
 A phone's first visit fetches the page, its CSS, its modules and the catalog of its language: about
 170 KB as they are, under 70 KB compressed (bench/ui.py). The game's replies are a few KB each and
 lie on every action's path, where a compression per reply would cost more CPU than it saves in
-bytes (a reverse proxy may still compress them).
+bytes (a reverse proxy may still compress them). A finished game's review (docs/api.md
+"Explaining") is the exception: asked once a game, its replay is a full state a step, 128 KB for a
+51-move line and 5 KB gzipped.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 PAGE_PATHS = ("/static/", "/api/i18n/")
 """Prefixes of what is compressed, besides the page itself at ``/``: the page's files and the
 message catalogs (17 KB, asked for once a visit)."""
+REVIEW_SUFFIX = "/review"
+"""A game's review, compressed too."""
 
 
 class PageGzip:
-    """Starlette's GZipMiddleware for ``/`` and PAGE_PATHS only (clients that accept gzip)."""
+    """Starlette's GZipMiddleware for ``/``, PAGE_PATHS and reviews only (clients that accept
+    gzip)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -25,7 +30,7 @@ class PageGzip:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
-        if path == "/" or path.startswith(PAGE_PATHS):
+        if path == "/" or path.startswith(PAGE_PATHS) or path.endswith(REVIEW_SUFFIX):
             await self.gzip(scope, receive, send)
         else:
             await self.app(scope, receive, send)

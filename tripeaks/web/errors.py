@@ -93,6 +93,8 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     errors = exc.errors()
     if any(tuple(e.get("loc", ()))[-1:] == ("lang",) for e in errors):
         return error_response(422, "unknown_language", _("error.unknown_language"))
+    if any(tuple(e.get("loc", ())) == ("query", "kind") for e in errors):
+        return error_response(422, "unknown_hint_kind", _("error.unknown_hint_kind"))
     field = _field(tuple(errors[0].get("loc", ()))) if errors else "body"
     return error_response(422, "bad_request", _("error.bad_request", field=field))
 

@@ -15,6 +15,9 @@ SlotName = Literal["face_down", "face_up", "removed"]
 StatusName = Literal["playing", "won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
 PlaceName = Literal["tableau", "stock", "discard"]
+GradeName = Literal["gentle", "medium", "hard", "unwinnable"]
+DifficultyName = Literal["any", "gentle", "medium", "hard"]
+HintKindName = Literal["fair", "perfect"]
 
 REQUEST_ID_MAX = 128
 
@@ -77,6 +80,8 @@ class ResultOut(BaseModel):
     best_reached: bool | None = None
     """This game ended with the deal's best score; null when that is not known or, under our
     scoring, the game was not won."""
+    grade: GradeName | None = None
+    """The deal's difficulty (docs/solver.md "Grades"); it never changes."""
 
 
 class GameState(BaseModel):
@@ -162,6 +167,8 @@ class NewGameIn(BaseModel):
     open_peaks: StrictBool = False
     empty_discard: StrictBool = False
     joker: StrictBool = False
+    difficulty: DifficultyName = "any"
+    """A grade other than any deals a random deal of that grade (so a winnable one)."""
 
 
 class PlayIn(BaseModel):
@@ -189,9 +196,54 @@ class HintAction(BaseModel):
 
 
 class HintOut(BaseModel):
-    winnable: bool
+    winnable: bool | None
+    """The exact verdict from here: perfect hints only (a fair one would tell what is hidden)."""
     action: HintAction | None
     message: str
+    kind: HintKindName = "perfect"
+    chance: float | None = Field(default=None, ge=0, le=1)
+    """Fair hints: the share of the samples still winnable after the move."""
+    samples: int | None = None
+    """Fair hints: how many deals consistent with what is seen were weighed."""
+
+
+class MoveOut(BaseModel):
+    kind: Literal["play", "draw"]
+    pos: int | None = None
+
+
+class LostAtOut(BaseModel):
+    index: int = Field(ge=0)
+    """Moves of the line made before the last position from which a win existed."""
+    move: MoveOut | None
+    """The move made there; null when the line ends there (left while still winnable)."""
+    moves: int = Field(ge=0)
+    """Moves of the game's line of play (its log without what was undone)."""
+
+
+class DrawsOut(BaseModel):
+    used: int = Field(ge=0)
+    fewest: int = Field(ge=0)
+
+
+class ReplayOut(BaseModel):
+    start: int = Field(ge=0)
+    """The index in the game's line of play of steps[0]."""
+    steps: list[GameState]
+    """steps[0] the position there, each later one the state after one move of a winning line."""
+
+
+class ReviewOut(BaseModel):
+    """A finished game explained (docs/api.md "Explaining")."""
+
+    status: Literal["won", "stuck", "left"]
+    grade: GradeName | None
+    winnable: bool
+    lost_at: LostAtOut | None
+    draws: DrawsOut | None
+    most_removed: int | None
+    message: str
+    replay: ReplayOut | None
 
 
 class PositionOut(BaseModel):
@@ -214,6 +266,20 @@ class CatalogOut(BaseModel):
     plural: str
 
 
+class GradeStatsOut(BaseModel):
+    played: int = 0
+    won: int = 0
+
+
+class ByGradeOut(BaseModel):
+    """Judged games counted with their deal's grade, by grade (older games are in none)."""
+
+    gentle: GradeStatsOut = GradeStatsOut()
+    medium: GradeStatsOut = GradeStatsOut()
+    hard: GradeStatsOut = GradeStatsOut()
+    unwinnable: GradeStatsOut = GradeStatsOut()
+
+
 class StatsOut(BaseModel):
     played: int
     won: int
@@ -233,6 +299,9 @@ class StatsOut(BaseModel):
     """The share of the deal's best score reached on average over those M games (0-1)."""
     won_with_hints: int = 0
     won_without_hints: int = 0
+    won_with_perfect_hints: int = 0
+    won_with_fair_hints: int = 0
+    by_grade: ByGradeOut = Field(default_factory=lambda: ByGradeOut())
 
 
 class RecentOut(BaseModel):

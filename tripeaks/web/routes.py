@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
+from babel.numbers import format_percent
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel
@@ -32,16 +33,19 @@ from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIO
 from tripeaks.rules import Rules
 from tripeaks.store import ActionRefused, Refused, Storage, UnknownGame, new_id
 from tripeaks.variant import OPTION_NAMES, Scoring, Variant
-from tripeaks.web import errors, solving
+from tripeaks.web import errors, explaining, solver_worker, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
 from tripeaks.web.models import (
     ActionIn,
+    ByGradeOut,
     CatalogOut,
     CodeOut,
     ErrorOut,
     GameState,
+    GradeStatsOut,
     HintAction,
+    HintKindName,
     HintOut,
     Lang,
     LayoutOut,
@@ -372,11 +376,14 @@ async def new_game(
     fresh = player is None
     if player is None:
         player = new_id()  # made now, so that its first game counts against its own limit too
-    winnable = body.winnable_only and code is None  # a typed code never asks the solver
+    graded = body.difficulty != "any" and code is None  # a typed code ignores the difficulty
+    winnable = (body.winnable_only or graded) and code is None  # ...and never asks the solver
     await caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
     if code is None:  # the options asked for must be offered, as a typed code's are
         _offer(variant, lang)
-    if code is None and winnable:
+    if graded:
+        code = await _graded_code(backend.solvers, variant, body.difficulty, lang)
+    elif code is None and winnable:
         found = await run_in_threadpool(backend.solvers.winnable_code, variant)
         code = found or GameCode.random(variant)
     elif code is None:
@@ -391,6 +398,19 @@ async def new_game(
     if fresh:
         set_player_cookie(response, caller, player)
     return response
+
+
+async def _graded_code(solvers: Solvers, variant: Variant, grade: str, lang: str) -> GameCode:
+    """A random deal of the grade, found in the solver's worker; 503 when none turned up."""
+    later = {"Retry-After": str(solving.RETRY_AFTER)}
+    _ = translator(lang)
+    try:
+        found = await solvers.graded_code(variant, grade)
+    except solving.HintRefused:
+        raise ApiError(503, "busy", _("error.solver_busy"), headers=later) from None
+    if found is None:
+        raise ApiError(503, "no_graded_deal", _("error.no_graded_deal"), headers=later)
+    return found
 
 
 def set_player_cookie(response: Response, caller: Caller, player: str) -> None:
@@ -447,7 +467,14 @@ async def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery =
     },
     dependencies=[Depends(_hint_allowed)],
 )
-async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOut:
+async def hint(
+    request: Request,
+    game_id: str,
+    lang: LangQuery = "en",
+    kind: Annotated[
+        HintKindName, Query(description="fair: from what the player sees; perfect: every card")
+    ] = "fair",
+) -> HintOut:
     caller = _caller(request)
     _ = translator(lang)
     try:
@@ -459,23 +486,70 @@ async def hint(request: Request, game_id: str, lang: LangQuery = "en") -> HintOu
     if policy is not None:
         raise ApiError(403, policy, _(f"error.{policy}"))
     if game.is_won:
-        return HintOut(winnable=True, action=None, message=_("hint.won"))
+        return HintOut(winnable=True, action=None, message=_("hint.won"), kind=kind)
     if game.is_over:
-        return HintOut(winnable=False, action=None, message=_("hint.lost"))
+        return HintOut(winnable=False, action=None, message=_("hint.lost"), kind=kind)
     later = {"Retry-After": str(solving.RETRY_AFTER)}
+    solvers = caller.backend.solvers
     try:
-        answer = await caller.backend.solvers.hint(game, caller.player)
+        if kind == "fair":
+            fair = await solvers.fair_hint(game, caller.player)
+        else:
+            answer = await solvers.hint(game, caller.player)
     except solving.HintRefused as refused:
         message = _("hint.pending" if refused.reason == "hint_pending" else "hint.busy")
         raise ApiError(refused.status, refused.reason, message, headers=later) from None
-    if answer is None:
+    if (fair if kind == "fair" else answer) is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
-    winnable, action = answer
     backend = caller.backend  # the game's result will say a hint was asked (counted apart)
     await backend.committer.durable(
-        await backend.stored(backend.store.stage_hinted, game_id, caller.player)
+        await backend.stored(backend.store.stage_hinted, game_id, caller.player, kind)
     )
+    if kind == "fair":
+        assert fair is not None
+        return _fair_hint_out(game, fair, lang)
+    assert answer is not None
+    winnable, action = answer
     return _hint_out(game, winnable, action, lang)
+
+
+@router.get(
+    "/api/games/{game_id}/review",
+    responses={
+        **_GAME_ERRORS,
+        409: {"model": ErrorOut, "description": "the game is still being played"},
+        429: {
+            "model": ErrorOut,
+            "description": "this player's previous search is still under way, or over a rate limit",
+        },
+        503: {"model": ErrorOut, "description": "the solver is busy or found no answer in time"},
+    },
+    dependencies=[Depends(_hint_allowed)],
+)
+async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
+    """A finished game explained: where it was lost, the draws of a win, a winning line to show
+    (explain.py, in the solver's worker). Nothing is stored; the replay is made by the engine."""
+    caller = _caller(request)
+    _ = translator(lang)
+    try:
+        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
+    except UnknownGame:
+        raise _unknown_game(lang) from None
+    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    policy = daily.refusal(tag, None)
+    if policy is not None and not daily.ended(game):
+        raise ApiError(403, policy, _(f"error.{policy}"))
+    if not (game.is_over or game.is_stuck):
+        raise ApiError(409, "not_over", _("error.not_over"))
+    later = {"Retry-After": str(solving.RETRY_AFTER)}
+    try:
+        found = await caller.backend.solvers.review(game, caller.player)
+    except solving.HintRefused as refused:
+        message = _("hint.pending" if refused.reason == "hint_pending" else "hint.busy")
+        raise ApiError(refused.status, refused.reason, message, headers=later) from None
+    if found is None:
+        raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
+    return _json(explaining.review_out(game, found, lang, tag))
 
 
 @router.get("/api/preview", responses=_ERRORS)
@@ -607,12 +681,14 @@ def _catalog_json(lang: Lang) -> bytes:
 def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> HintOut:
     _ = translator(lang)
     if action is None:
-        return HintOut(winnable=winnable, action=None, message=_("hint.lost"))
+        return HintOut(winnable=winnable, action=None, message=_("hint.lost"), kind="perfect")
     # a move where no win is left: the traditional scoring's most points (solver_worker.Deal)
     points = "" if winnable else "_for_points"
     if action.pos is None:
-        message = _(f"hint.draw{points}")
-        return HintOut(winnable=winnable, action=HintAction(kind="draw"), message=message)
+        message = _(f"hint.perfect_draw{points}")
+        return HintOut(
+            winnable=winnable, action=HintAction(kind="draw"), message=message, kind="perfect"
+        )
     from tripeaks.describe import card_name
 
     card = game.card_at(action.pos)
@@ -620,7 +696,33 @@ def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> H
     return HintOut(
         winnable=winnable,
         action=HintAction(kind="play", pos=action.pos),
-        message=_(f"hint.play{points}", card=card_name(card, lang)),
+        message=_(f"hint.perfect_play{points}", card=card_name(card, lang)),
+        kind="perfect",
+    )
+
+
+def _fair_hint_out(game: Game, fair: solver_worker.Fair, lang: str) -> HintOut:
+    """A fair hint: its move and its chance as a whole percent in the language; never the exact
+    verdict, which would tell what is hidden."""
+    _ = translator(lang)
+    text, chance, samples = fair
+    if text is None:
+        return HintOut(winnable=None, action=None, message=_("hint.lost"), kind="fair")
+    action = Action.parse(text)
+    ending = "_none" if chance == 0 else ""
+    percent = format_percent(chance, locale=lang)
+    if action.pos is None:
+        message = _(f"hint.fair_draw{ending}", chance=percent)
+        out = HintAction(kind="draw")
+    else:
+        from tripeaks.describe import card_name
+
+        card = game.card_at(action.pos)
+        assert card is not None
+        message = _(f"hint.fair_play{ending}", card=card_name(card, lang), chance=percent)
+        out = HintAction(kind="play", pos=action.pos)
+    return HintOut(
+        winnable=None, action=out, message=message, kind="fair", chance=chance, samples=samples
     )
 
 
@@ -639,4 +741,7 @@ def _stats_out(s: statistics.Stats) -> StatsOut:
         best_share=s.best_share,
         won_with_hints=s.won_with_hints,
         won_without_hints=s.won_without_hints,
+        won_with_perfect_hints=s.won_with_perfect_hints,
+        won_with_fair_hints=s.won_with_fair_hints,
+        by_grade=ByGradeOut(**{grade: GradeStatsOut(**n) for grade, n in s.by_grade.items()}),
     )

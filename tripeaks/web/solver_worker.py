@@ -15,12 +15,14 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass, replace
 
-from tripeaks import solver, streak
+from tripeaks import explain, solver, streak
 from tripeaks.cards import Card
+from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
 from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.variant import Scoring
+from tripeaks.variant import Scoring, Variant
 
 DEALS_KEPT = 128
 """Deals whose answers the worker keeps, the least recently asked about dropped first. The backward
@@ -178,3 +180,76 @@ def counts() -> tuple[int, int]:
 
 
 _prepared = 0
+
+
+# The solver explains (issue 16; tripeaks/explain.py) ----------------------------------------
+
+Graded = tuple[bool, int | None, str]
+"""A deal's verdict (solve_deal) and its grade (explain.Grade's value)."""
+Fair = tuple[str | None, float, int]
+"""A fair hint: its move as Action text (None: no move left), its chance, the samples weighed."""
+
+
+def graded_verdict(code: str) -> Graded:
+    """The deal's verdict with its grade, which never changes either."""
+    return (*solve_deal(code), explain.grade(code).value)
+
+
+def fair_hint(code: str, log: list[str], samples: int, seed: int) -> Fair:
+    """The fair hint of the game the log leads to (explain.fair_hint): only what the player sees
+    of it is weighed, the log only puts the cards seen where they are."""
+    found = explain.fair_hint(Game.replay(code, log), samples, seed)
+    return (None if found.move is None else str(found.move), found.chance, found.samples)
+
+
+def graded_code(variant: str, wanted: str, tries: int) -> str | None:
+    """A random deal of the variant (its key) whose grade is ``wanted``; None after ``tries``."""
+    kind = Variant.from_key(variant)
+    for _ in range(tries):
+        code = GameCode.random(kind)
+        if explain.grade(code).value == wanted:
+            return str(code)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What the result window says of a finished game (docs/api.md "Explaining"), as plain data:
+    the web process makes the reply and the replay's states with the engine."""
+
+    grade: str
+    winnable: bool
+    lost_at: tuple[int, str | None, int] | None
+    """(index, the move made there as Action text or None, moves of the line)."""
+    draws: tuple[int, int] | None
+    most_removed: int | None
+    start: list[str] | None
+    """The line's moves up to the replay's first position (None: no replay)."""
+    steps: list[str]
+    """The replay's moves from there: a winning line."""
+
+
+def review(code: str, log: list[str], left: bool) -> Review:
+    """The review of the game the log leads to (``left``: it was left for another game)."""
+    game = Game.replay(code, log)
+    if left:
+        game.leave()
+    grade = explain.grade(code).value
+    if game.is_won:
+        used = explain.draws_used(game)
+        ours = Game(game.deal, replace(game.variant, scoring=Scoring.OURS), game.code)
+        win = solver.solve(ours).line
+        return Review(grade, True, None, (used.used, used.fewest), None, [], [str(a) for a in win])
+    lost = explain.lost_at(game)
+    if lost is None:  # never winnable from its start
+        return Review(grade, False, None, None, explain.most_removed(game), None, [])
+    move = None if lost.move is None else str(lost.move)
+    return Review(
+        grade,
+        True,
+        (lost.index, move, len(lost.line)),
+        None,
+        None,
+        [str(a) for a in lost.line[: lost.index]],
+        [str(a) for a in lost.win],
+    )

@@ -8,7 +8,8 @@ the moment a game nears its end; no reply waits for it, and ``result`` is null u
 
 The worker's queue is bounded and a hint never waits for room in it (docs/api.md, hints): a hint
 identical to one being searched shares that search, a player has at most one search of their own
-under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once.
+under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once. Fair hints,
+reviews of finished games and deals of a difficulty (issue 16, explain.py) go the same way.
 
 All of it belongs to one :class:`Solvers`, which the app makes with itself and closes when it
 stops: two apps in one process (the tests make many) have their own worker and verdicts.
@@ -20,12 +21,12 @@ import asyncio
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
-from tripeaks import solver
+from tripeaks import explain, solver, stats
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game
 from tripeaks.variant import Scoring, Variant
@@ -43,11 +44,20 @@ HINT_TIMEOUT = 20.0
 RETRY_AFTER = 1
 """Seconds a refused hint is told to wait (``Retry-After``)."""
 
+FAIR_SAMPLES = 200
+"""Deals consistent with what the player sees that a fair hint weighs each move over."""
+FAIR_SEED = 0
+"""The fair hint's seed: the same position gets the same hint (explain.consistent_deals)."""
+GRADE_TRIES = 200
+"""Random deals a new game of a difficulty tries before it gives up (503)."""
+
 T = TypeVar("T")
-Verdict = tuple[bool, int | None]
-HintKey = tuple[str, int, int, int, int]
-"""(code, cards on the table, cards drawn, rank on the discard, streak under the traditional
-scoring and 0 under ours): equal keys have equal hints."""
+Verdict = solver_worker.Graded
+HintKey = Hashable
+"""What a search answers: equal keys have equal answers, and share one search. A perfect hint's
+is (code, cards on the table, cards drawn, rank on the discard, streak under the traditional
+scoring and 0 under ours); a fair hint's ("fair", explain.visible_key); a review's ("review",
+code, log, left)."""
 
 
 class HintRefused(Exception):
@@ -81,9 +91,10 @@ class Solvers:
         self._results: dict[str, ResultOut] = {}
         self._pending: dict[str, Future[Verdict]] = {}
         """Verdict searches under way, by code."""
-        self._hints: dict[HintKey, Future[solver_worker.Hint]] = {}
-        """Hint searches under way, by what they answer: an identical hint waits on the same one."""
-        self._asking: dict[str | None, Future[solver_worker.Hint]] = {}
+        self._hints: dict[HintKey, Future[Any]] = {}
+        """Hint searches under way, by what they answer: an identical hint waits on the same one
+        (reviews and deals of a grade too)."""
+        self._asking: dict[str | None, Future[Any]] = {}
         """The hint search each player started and that is not answered yet."""
         self._waiting = 0
         self._closed = False
@@ -118,11 +129,20 @@ class Solvers:
                 return known
             if len(self._pending) >= VERDICTS_QUEUED or self.queued >= SOLVER_QUEUE:
                 return None
-            future = self._submit(solver_worker.solve_deal, key)
+            future = self._submit(solver_worker.graded_verdict, key)
             if future is not None:
                 self._pending[key] = future
                 future.add_done_callback(lambda done: self._settle(key, done))
             return None
+
+    def known_verdict(self, code: GameCode) -> stats.Verdict | None:
+        """The verdict of a standard deal if the worker found it already (never searches): what
+        the store keeps with a counted game, without working it out under its lock."""
+        with self._lock:
+            known = self._results.get(str(code))
+        if known is None or code.options:
+            return None
+        return stats.Verdict(known.winnable, known.best_score, known.grade)
 
     async def hint(
         self, game: Game, player: str | None = None
@@ -141,23 +161,74 @@ class Solvers:
         top = game.top  # None: an empty discard
         streak = game.streak if game.variant.scoring is Scoring.TRADITIONAL else 0
         key = (str(game.code), game.present, game.drawn, game.top_rank, streak)
+        answer = await self._ask(key, player, solver_worker.hint, *key[:3], top, streak)
+        if answer is None:
+            return None
+        winnable, text = answer
+        return winnable, None if text is None else Action.parse(text)
+
+    async def fair_hint(self, game: Game, player: str | None = None) -> solver_worker.Fair | None:
+        """The fair hint of ``player``'s game (explain.fair_hint over FAIR_SAMPLES deals, seed
+        FAIR_SEED), with the limits of :meth:`hint`. Two games that look the same share a search:
+        the key is what the player sees, and the answer depends on nothing else."""
+        if game.code is None:
+            return None
+        key = ("fair", explain.visible_key(game))
+        log = [str(action) for action in game.actions]
+        return await self._ask(
+            key, player, solver_worker.fair_hint, str(game.code), log, FAIR_SAMPLES, FAIR_SEED
+        )
+
+    async def review(self, game: Game, player: str | None = None) -> solver_worker.Review | None:
+        """The review of ``player``'s finished game (solver_worker.review), limited as hints are."""
+        if game.code is None:
+            return None
+        log = [str(action) for action in game.actions]
+        key = ("review", str(game.code), tuple(log), game.left)
+        return await self._ask(key, player, solver_worker.review, str(game.code), log, game.left)
+
+    async def graded_code(self, variant: Variant, grade: str) -> GameCode | None:
+        """A random deal of the variant with the grade, None if GRADE_TRIES deals had none.
+
+        Grading is Python that holds the GIL for a few milliseconds a deal: it runs in the worker.
+        Raises :class:`HintRefused` ("busy") when the queue is full."""
+        key = ("graded", object())  # never shared: each new game gets its own deal
+        found = await self._ask(
+            key, None, solver_worker.graded_code, variant.key, grade, GRADE_TRIES, alone=False
+        )
+        return None if found is None else GameCode.parse(found)
+
+    async def _ask(
+        self,
+        key: HintKey,
+        player: str | None,
+        search: Callable[..., T],
+        *args: Any,
+        alone: bool = True,
+    ) -> T | None:
+        """A search in the worker, shared by identical requests (``key``). With ``alone``, a
+        player has at most one of their own under way (HintRefused "hint_pending"); a full queue
+        refuses it at once (HintRefused "busy"). None when there is no answer this time."""
         with self._lock:
             self._check_open()
             future = self._hints.get(key)
             if future is None:
-                if player in self._asking:
+                if alone and player in self._asking:
                     raise HintRefused("hint_pending")
                 if self.queued >= SOLVER_QUEUE:
                     raise HintRefused("busy")
-                future = self._submit(solver_worker.hint, *key[:3], top, streak)
+                future = self._submit(search, *args)
                 if future is None:
                     return None
-                self._hints[key] = self._asking[player] = future
-                future.add_done_callback(lambda done: self._hint_done(key, player, done))
+                self._hints[key] = future
+                asker = player if alone else None
+                if alone:
+                    self._asking[player] = future
+                future.add_done_callback(lambda done: self._hint_done(key, asker, done, alone))
             self._waiting += 1
         try:
             # shielded: a waiter that gives up must not cancel a search others share
-            winnable, text = await asyncio.wait_for(
+            answer: T = await asyncio.wait_for(
                 asyncio.shield(asyncio.wrap_future(future)), HINT_TIMEOUT
             )
         except TimeoutError:
@@ -167,12 +238,12 @@ class Solvers:
             if task is not None and task.cancelling():
                 raise  # the request itself is cancelled
             return None  # close() cancelled the search before it started
-        except Exception:  # a broken worker: no hint this time, the game itself is unharmed
+        except Exception:  # a broken worker: no answer this time, the game itself is unharmed
             return None
         finally:
             with self._lock:
                 self._waiting -= 1
-        return winnable, None if text is None else Action.parse(text)
+        return answer
 
     def winnable_code(self, variant: Variant) -> GameCode | None:
         """A random deal of the variant proved winnable, None if none turned up (never seen).
@@ -241,12 +312,12 @@ class Solvers:
         return None
 
     def _hint_done(
-        self, key: HintKey, player: str | None, future: Future[solver_worker.Hint]
+        self, key: HintKey, player: str | None, future: Future[Any], alone: bool = True
     ) -> None:
         with self._lock:
             if self._hints.get(key) is future:
                 del self._hints[key]
-            if self._asking.get(player) is future:
+            if alone and self._asking.get(player) is future:
                 del self._asking[player]
 
     def _settle(self, key: str, future: Future[Verdict]) -> None:
@@ -254,5 +325,5 @@ class Solvers:
             self._pending.pop(key, None)
             if future.cancelled() or future.exception() is not None:
                 return
-            winnable, best = future.result()
-            self._results[key] = ResultOut(winnable=winnable, best_score=best)
+            winnable, best, grade = future.result()
+            self._results[key] = ResultOut(winnable=winnable, best_score=best, grade=grade)  # type: ignore[arg-type]

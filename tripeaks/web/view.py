@@ -122,7 +122,7 @@ def _with_best(result: ResultOut | None, game: Game) -> ResultOut | None:
         game.is_won or game.variant.scoring is Scoring.TRADITIONAL
     ):
         best = game.score >= result.best_score
-    return ResultOut(winnable=result.winnable, best_score=result.best_score, best_reached=best)
+    return result.model_copy(update={"best_reached": best})
 
 
 def last_out(game: Game, turn: Turn, lang: str) -> LastOut:

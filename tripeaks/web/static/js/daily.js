@@ -13,9 +13,9 @@ import { state } from "./state.js";
 
 const seconds = (value) => (value === null || value === undefined ? t("web.stats.none") : t("web.daily.seconds", { n: number(value, { maximumFractionDigits: 0 }) }));
 
-async function play(code = null) {
+async function play(code = null, day = null) {
   closeDialog($("#dlg-daily"));
-  const error = code ? await startGame({ code }) : await startGame({}, "/api/daily");
+  const error = code ? await startGame({ code }) : await startGame({}, "/api/daily", day);
   if (error) toast(error);
 }
 
@@ -192,7 +192,7 @@ async function fill(day = null) {
   ];
   body.replaceChildren(...parts);
   const playButton = $("#daily-play", body);
-  if (playButton) playButton.addEventListener("click", () => play());
+  if (playButton) playButton.addEventListener("click", () => play(null, b.day));
   const pastButton = $("#daily-play-code", body);
   if (pastButton) pastButton.addEventListener("click", () => play(pastButton.dataset.code));
   const back = $("#daily-back", body);

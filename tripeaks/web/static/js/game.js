@@ -196,12 +196,14 @@ export async function copyCode() {
   announce(t("web.copied"));
 }
 
-/** Start a game (POST /api/games, or /api/daily for the deal of the day); resolves to null, to the
- * server's message for a refused code, or to "" when the player chose to keep the current game. */
-export async function startGame(body, path = "/api/games") {
+/** Start a game (POST /api/games, or /api/daily for the deal of the day, whose day the daily window
+ * names); resolves to null, to the server's message for a refused code, or to "" when the player chose
+ * to keep the current game. */
+export async function startGame(body, path = "/api/games", day = null) {
   const current = state.game;
-  // POST /api/daily from a daily game goes on with it (docs/api.md): nothing is left
-  const resuming = path === "/api/daily" && current && current.daily && current.status === "playing";
+  // POST /api/daily from that day's game goes on with it (docs/api.md): nothing is left. A game of an
+  // earlier day is another game, and leaving it is asked first like any other.
+  const resuming = path === "/api/daily" && current && day && current.daily === day && current.status === "playing";
   const ranked = current && current.ranked && current.status === "playing";
   if (current && !resuming && (current.leaving_counts_as_loss || ranked)) {
     const yes = await confirm({
