@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from explain_mocks import mock_explain
 from playwright.sync_api import Page, Request, expect
 from tripeaks_page import EXAMPLE_CODE, WIN_CODE, choose, no_violations, open_settings, winning_line
 
@@ -89,7 +88,6 @@ def step_text(n: int, total: int) -> str:
 
 def test_a_fair_hint_by_default_and_a_perfect_one_remembered(new_page):
     page = new_page(code=EXAMPLE_CODE)
-    mock_explain(page)
     with page.expect_response(lambda r: "/hint" in r.url) as reply:
         page.keyboard.press("h")
     assert "kind=fair" in reply.value.url
@@ -132,7 +130,6 @@ def test_a_lost_game_says_where_and_shows_the_win_from_there(new_page, artifacts
     at = explain.lost_at(lost)
     assert at is not None
     page = new_page(code=LOST_CODE)
-    mock_explain(page, lines={LOST_CODE: line})
     play_by_api(page, line)
     review = reload_with_review(page)
     # the server's review of this very game: where it was lost, and the line from there
@@ -227,7 +224,6 @@ def test_a_lost_game_says_where_and_shows_the_win_from_there(new_page, artifacts
 def test_a_won_game_offers_a_best_win(new_page):
     line = winning_line(WIN_CODE)
     page = new_page(code=WIN_CODE)
-    mock_explain(page, lines={WIN_CODE: line})
     play_by_api(page, line)
     review = reload_with_review(page)
     assert review["status"] == "won" and review["lost_at"] is None
@@ -256,7 +252,6 @@ def test_a_won_game_offers_a_best_win(new_page):
 
 def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_page):
     page = new_page()
-    mock_explain(page)
     page.locator("#tools [data-action='new']").click()
     dialog = page.locator("#dlg-new")
     winnable = dialog.get_by_role("checkbox", name=EN["web.new.winnable"])
@@ -279,7 +274,6 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
     assert explain.grade(code) is explain.Grade.MEDIUM
     # the deal won: the result window names its grade
     line = winning_line(code)
-    mock_explain(page, lines={code: line})
     play_by_api(page, line)
     review = reload_with_review(page)
     assert review["grade"] == "medium"
@@ -312,7 +306,6 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
 def test_the_statistics_show_each_grade_and_the_kinds_of_hint(new_page):
     line = winning_line(LOST_CODE)
     page = new_page(code=LOST_CODE, settings={"tripeaks.hint_kind": "perfect"})
-    mock_explain(page, lines={LOST_CODE: line})
     with page.expect_response(lambda r: "/hint" in r.url):
         page.keyboard.press("h")
     play_by_api(page, line)
@@ -368,7 +361,6 @@ def test_axe_and_the_sizes_on_the_replay_the_review_and_the_settings(
         scheme=theme,
         settings={"tripeaks.theme": theme},
     )
-    mock_explain(page, lines={LOST_CODE: line})
     play_by_api(page, line)
     reload_with_review(page)
     expect(page.locator("#stuck-review")).to_be_visible()
@@ -401,7 +393,6 @@ def test_axe_and_the_sizes_on_the_replay_the_review_and_the_settings(
 def test_axe_on_the_result_window_with_its_review(new_page, theme, artifacts):
     line = winning_line(WIN_CODE)
     page = new_page(code=WIN_CODE, scheme=theme, settings={"tripeaks.theme": theme})
-    mock_explain(page, lines={WIN_CODE: line})
     play_by_api(page, line)
     reload_with_review(page)
     expect(page.locator("#win-review")).to_be_visible()
@@ -413,7 +404,6 @@ def test_axe_on_the_result_window_with_its_review(new_page, theme, artifacts):
 def test_the_replay_moves_as_a_game_does_and_not_at_all_under_reduced_motion(new_page, motion):
     line = lost_line(LOST_CODE)
     page = new_page(code=LOST_CODE, motion=motion)
-    mock_explain(page, lines={LOST_CODE: line})
     play_by_api(page, line)
     review = reload_with_review(page)
     steps = review["replay"]["steps"]
@@ -433,7 +423,6 @@ def test_the_replay_in_every_language_fits_a_phone(new_page, lang, artifacts):
     words = messages(lang)
     line = lost_line(LOST_CODE)
     page = new_page(code=LOST_CODE, width=360, height=640, settings={"tripeaks.lang": lang})
-    mock_explain(page, lines={LOST_CODE: line})
     play_by_api(page, line)
     review = reload_with_review(page)
     total = len(review["replay"]["steps"]) - 1
@@ -451,3 +440,36 @@ def test_the_replay_in_every_language_fits_a_phone(new_page, lang, artifacts):
     page.screenshot(path=artifacts / f"replay-360x640-{lang}.png")
     page.keyboard.press("Escape")
     expect(page.locator("#live")).to_have_text(words["web.replay.closed"])
+
+
+def test_no_deal_of_the_difficulty_is_said_and_not_sent_again(new_page):
+    """The solver's 503 (none of the deals it graded had the grade) is an answer: said under the window's
+    field, with no "trying again" and no second request. The server cannot be made to fail this way on
+    purpose, so this one reply is the server's own error shape, served in its place."""
+    page = new_page()
+    message = EN["error.no_graded_deal"]
+    sent: list[str] = []
+
+    def refuse(route):
+        if route.request.method != "POST":
+            route.fallback()
+            return
+        sent.append(route.request.post_data or "")
+        error = {"error": {"reason": "no_graded_deal", "message": message}, "state": None}
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "1"},
+            content_type="application/json",
+            body=json.dumps(error),
+        )
+
+    page.route("**/api/games?*", refuse)
+    page.locator("#tools [data-action='new']").click()
+    dialog = page.locator("#dlg-new")
+    dialog.get_by_role("radio", name=EN["web.new.difficulty_hard"]).check()
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("#new-error")).to_have_text(message)
+    expect(dialog).to_be_visible()
+    page.wait_for_timeout(1500)  # longer than Retry-After: nothing is sent again
+    assert len(sent) == 1, sent
+    expect(page.locator("#saving")).to_be_hidden()

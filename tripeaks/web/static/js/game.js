@@ -272,7 +272,12 @@ document.addEventListener("click", (event) => {
     button.dataset.again === "same"
       ? { code: state.game.code }
       : { rules: state.game.rules, ...randomDeal(), ...state.game.variant };
-  startGame(body);
+  startGame(body).then((error) => {
+    if (error) {
+      toast(error, 4000); // no deal of the difficulty found this time, say: the server's sentence
+      announce(error);
+    }
+  });
 });
 
 // "Show me" (a lost game: from its last winnable position) and "Show a best win" (a won one): the replay
