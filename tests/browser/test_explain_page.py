@@ -4,6 +4,7 @@ view that shows a winning line without changing the game, the statistics per gra
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -473,3 +474,26 @@ def test_no_deal_of_the_difficulty_is_said_and_not_sent_again(new_page):
     page.wait_for_timeout(1500)  # longer than Retry-After: nothing is sent again
     assert len(sent) == 1, sent
     expect(page.locator("#saving")).to_be_hidden()
+
+
+def test_a_game_left_while_winnable_shows_the_win_from_where_it_was_left(new_page):
+    line = winning_line(LOST_CODE)[:10]
+    page = new_page(code=LOST_CODE)
+    play_by_api(page, line)
+    # another game started (another tab, say): this one is left, and its page shows the left notice
+    assert page.request.post("/api/games", data={"rules": "easy"}).status == 201
+    review = reload_with_review(page)
+    assert review["status"] == "left" and review["lost_at"]["move"] is None
+    assert review["replay"]["start"] == len(line)
+    left = page.locator("#left")
+    expect(left).to_be_visible()
+    expect(page.locator("#left-review")).to_contain_text(review["message"])
+    left.get_by_role("button", name=EN["web.review.show_me"]).click()
+    steps = review["replay"]["steps"]
+    expect(counter(page)).to_have_text(step_text(0, len(steps) - 1))
+    expect(page.locator("#moves")).to_have_text(str(len(line)))
+    # the left game's board is only shown; the replay's is not dimmed
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bclosed\b"))
+    page.keyboard.press("Escape")
+    expect(left).to_be_visible()
+    expect(page.locator("#board")).to_have_class(re.compile(r"\bclosed\b"))
