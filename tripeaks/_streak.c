@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define CARDS 28
 #define NO_WIN (-1000000)
@@ -37,6 +40,11 @@ typedef struct {
     uint32_t fit_mask[14]; /* the positions whose card fits on each rank */
     uint8_t stock[64];
     int stock_len;
+    /* next_playable as tables: the ranks of a set of positions (bit r for rank r) by 7-position
+     * chunk, and by cards drawn, for the ranks 1-7 and 8-13 of a set apart, the first stock card
+     * from there on that one of them fits (stock_len + 1: none) */
+    uint16_t ranks_in[4][128];
+    uint8_t next_low[32][128], next_high[32][64];
     /* the memo of post-draw positions: open addressing, linear probing */
     uint64_t *words;
     size_t capacity, count;
@@ -96,9 +104,32 @@ static Pair unpacked(uint64_t word) {
     return value;
 }
 
+#ifndef FIRST_BITS
+#define FIRST_BITS 19
+#endif
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* A zeroed table of ``capacity`` words. On Linux it is aligned to 2 MB and asked for huge pages
+ * (transparent huge pages in "madvise" mode): the table is megabytes read at random, and with 4 KB
+ * pages nearly every look-up also missed the TLB. Elsewhere, or if refused, plain memory. */
+static uint64_t *table_of(size_t capacity) {
+    size_t bytes = capacity * sizeof(uint64_t);
+#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(NO_HUGE)
+    if (bytes >= HUGE_PAGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_PAGE, bytes) == 0) {
+            madvise(p, bytes, MADV_HUGEPAGE); /* a hint: refused, the pages are small */
+            memset(p, 0, bytes);
+            return p;
+        }
+    }
+#endif
+    return calloc(capacity, sizeof(uint64_t));
+}
+
 static int grow(Search *s) {
-    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
-    uint64_t *words = calloc(capacity, sizeof *words);
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << FIRST_BITS;
+    uint64_t *words = table_of(capacity);
     if (!words) {
         s->failed = 1;
         return 0;
@@ -126,9 +157,10 @@ static inline void take(Pair *into, int gain, Pair got) {
  * draws in between are forced: nothing else can be done after them), or stock_len + 1 when
  * none does: then the game ends stuck once the stock is used up. */
 static int next_playable(const Search *s, uint32_t free, int drawn) {
-    for (int d = drawn + 1; d <= s->stock_len; d++)
-        if (free & s->fit_mask[s->stock[d - 1]]) return d;
-    return s->stock_len + 1;
+    unsigned ranks = s->ranks_in[0][free & 127] | s->ranks_in[1][free >> 7 & 127] |
+                     s->ranks_in[2][free >> 14 & 127] | s->ranks_in[3][free >> 21 & 127];
+    int low = s->next_low[drawn][ranks >> 1 & 127], high = s->next_high[drawn][ranks >> 8];
+    return low < high ? low : high;
 }
 
 /* The best points still to come from a position within a run (streak cards played since the
@@ -294,6 +326,29 @@ static PyObject *best(PyObject *self, PyObject *args) {
         for (int p = 0; p < CARDS; p++)
             if (fit[s->rank[p] * 14 + t]) m |= UINT32_C(1) << p;
         s->fit_mask[t] = m;
+    }
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b < 128; b++) {
+            unsigned ranks = 0;
+            for (int i = 0; i < 7; i++)
+                if (b >> i & 1) ranks |= 1u << s->rank[7 * k + i];
+            s->ranks_in[k][b] = (uint16_t)ranks;
+        }
+    for (int set = 0; set < 128; set++) {
+        s->next_low[s->stock_len][set] = (uint8_t)(s->stock_len + 1);
+        if (set < 64) s->next_high[s->stock_len][set] = (uint8_t)(s->stock_len + 1);
+    }
+    for (int d = s->stock_len - 1; d >= 0; d--) {
+        unsigned fitting = 0; /* the ranks that go on stock card d (drawn as the (d+1)-th) */
+        for (int r = 1; r <= 13; r++)
+            if (fit[r * 14 + s->stock[d]]) fitting |= 1u << r;
+        for (int set = 0; set < 128; set++) {
+            s->next_low[d][set] =
+                (set << 1 & fitting) ? (uint8_t)(d + 1) : s->next_low[d + 1][set];
+            if (set < 64)
+                s->next_high[d][set] =
+                    (set << 8 & fitting) ? (uint8_t)(d + 1) : s->next_high[d + 1][set];
+        }
     }
     if (!grow(s)) {
         PyErr_NoMemory();
