@@ -30,6 +30,14 @@ typedef struct {
     int win;
 } Pair;
 
+#ifndef RECENT_BITS
+#define RECENT_BITS 12
+#endif
+#ifndef RECENT_STREAK
+#define RECENT_STREAK 2
+#endif
+#define RECENT (1 << RECENT_BITS)
+
 typedef struct {
     uint32_t covered_by[CARDS];
     uint32_t lying_under[4][128];
@@ -50,6 +58,11 @@ typedef struct {
     size_t capacity, count;
     int failed;
     long visited; /* positions within runs walked, for the bench */
+    /* the recent run positions, direct-mapped (see run) */
+    struct {
+        uint64_t key;
+        Pair value;
+    } recent[RECENT];
 } Search;
 
 static uint32_t free_of(const Search *s, uint32_t present) {
@@ -181,6 +194,14 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
     }
 #endif
     uint32_t plays = free & s->fit_mask[top];
+    uint64_t key = 0;
+    size_t slot = 0;
+    if (plays && streak >= RECENT_STREAK) {
+        key = ((uint64_t)present | (uint64_t)drawn << 28 | (uint64_t)top << 33 |
+               (uint64_t)streak << 37) + 1;
+        slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - RECENT_BITS));
+        if (s->recent[slot].key == key) return s->recent[slot].value;
+    }
     int moved = 0;
     while (plays) {
         int p = lowest(plays);
@@ -200,6 +221,10 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
         moved = 1;
     }
     if (!moved) out.best = 0; /* stuck: the game ends here, and it is not a win */
+    if (key) {
+        s->recent[slot].key = key;
+        s->recent[slot].value = out;
+    }
     return out;
 }
 
