@@ -4,7 +4,8 @@
  * a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw position
  * depends on (present, drawn) alone: those are memoised in a hash table. Between two draws the
  * search walks the plays of the run depth first (the streak and the peaks emptied known), asking the
- * table whenever the run stops for a draw. Every value is a pair: the best over every ending (won,
+ * table whenever the run stops for a draw, and keeping the values of the run positions it walked last
+ * in a small cache (a run reaches a position in more than one order). Every value is a pair: the best over every ending (won,
  * or stuck with the stock used up) and the best over the wins alone (NO_WIN when there is none).
  *
  * The file knows no rule and no layout: Python hands it the ranks, the stock, a 14x14 table of
@@ -30,6 +31,9 @@ typedef struct {
     int win;
 } Pair;
 
+/* The cache of recent run positions: 4,096 entries (64 KB), asked at a streak of 2 or more (a
+ * position is reached twice within a run only after two plays in another order). Both are
+ * settings for the bench's A/B builds (-DRECENT_BITS=..., -DRECENT_STREAK=99 turns it off). */
 #ifndef RECENT_BITS
 #define RECENT_BITS 12
 #endif
@@ -48,17 +52,12 @@ typedef struct {
     uint32_t fit_mask[14]; /* the positions whose card fits on each rank */
     uint8_t stock[64];
     int stock_len;
-    /* next_playable as tables: the ranks of a set of positions (bit r for rank r) by 7-position
-     * chunk, and by cards drawn, for the ranks 1-7 and 8-13 of a set apart, the first stock card
-     * from there on that one of them fits (stock_len + 1: none) */
-    uint16_t ranks_in[4][128];
-    uint8_t next_low[32][128], next_high[32][64];
     /* the memo of post-draw positions: open addressing, linear probing */
     uint64_t *words;
     size_t capacity, count;
     int failed;
     long visited; /* positions within runs walked, for the bench */
-    /* the recent run positions, direct-mapped (see run) */
+    /* the recent run positions with their values, direct-mapped (see run); key 0: empty */
     struct {
         uint64_t key;
         Pair value;
@@ -117,14 +116,13 @@ static Pair unpacked(uint64_t word) {
     return value;
 }
 
-#ifndef FIRST_BITS
-#define FIRST_BITS 19
-#endif
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* A zeroed table of ``capacity`` words. On Linux it is aligned to 2 MB and asked for huge pages
- * (transparent huge pages in "madvise" mode): the table is megabytes read at random, and with 4 KB
- * pages nearly every look-up also missed the TLB. Elsewhere, or if refused, plain memory. */
+ * (transparent huge pages, which the kernel may give in "madvise" mode): the table is megabytes
+ * read at random, and with 4 KB pages a look-up may miss the TLB as well as the cache (measured:
+ * 6-10% of the time on Easy -DJT, docs/solver.md). Elsewhere, or refused, plain pages; -DNO_HUGE
+ * builds without, for the bench's A/B. */
 static uint64_t *table_of(size_t capacity) {
     size_t bytes = capacity * sizeof(uint64_t);
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(NO_HUGE)
@@ -141,7 +139,7 @@ static uint64_t *table_of(size_t capacity) {
 }
 
 static int grow(Search *s) {
-    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << FIRST_BITS;
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
     uint64_t *words = table_of(capacity);
     if (!words) {
         s->failed = 1;
@@ -170,14 +168,20 @@ static inline void take(Pair *into, int gain, Pair got) {
  * draws in between are forced: nothing else can be done after them), or stock_len + 1 when
  * none does: then the game ends stuck once the stock is used up. */
 static int next_playable(const Search *s, uint32_t free, int drawn) {
-    unsigned ranks = s->ranks_in[0][free & 127] | s->ranks_in[1][free >> 7 & 127] |
-                     s->ranks_in[2][free >> 14 & 127] | s->ranks_in[3][free >> 21 & 127];
-    int low = s->next_low[drawn][ranks >> 1 & 127], high = s->next_high[drawn][ranks >> 8];
-    return low < high ? low : high;
+    for (int d = drawn + 1; d <= s->stock_len; d++)
+        if (free & s->fit_mask[s->stock[d - 1]]) return d;
+    return s->stock_len + 1;
 }
 
 /* The best points still to come from a position within a run (streak cards played since the
- * last draw, or since the start). */
+ * last draw, or since the start).
+ *
+ * (present, drawn, top, streak) is the whole state, so its value may be kept anywhere: the
+ * positions with a play and a streak of 2 or more are kept in a small direct-mapped cache (the
+ * last one at each slot), because the plays of a run reach the same position in more than one
+ * order (the two orders of two cards that fit on each other's ranks, a wildcard's many first
+ * cards) and a hit skips the whole walk under it. A fifth of the walk on Easy -DJT, more on the
+ * deals with the widest runs; the memo of post-draw positions is untouched. */
 static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
     Pair out = {NO_WIN, NO_WIN};
     s->visited++;
@@ -197,8 +201,8 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
     uint64_t key = 0;
     size_t slot = 0;
     if (plays && streak >= RECENT_STREAK) {
-        key = ((uint64_t)present | (uint64_t)drawn << 28 | (uint64_t)top << 33 |
-               (uint64_t)streak << 37) + 1;
+        key = (uint64_t)present | (uint64_t)drawn << 28 | (uint64_t)top << 33 |
+              (uint64_t)streak << 37; /* never 0: present is not */
         slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - RECENT_BITS));
         if (s->recent[slot].key == key) return s->recent[slot].value;
     }
@@ -221,7 +225,7 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
         moved = 1;
     }
     if (!moved) out.best = 0; /* stuck: the game ends here, and it is not a win */
-    if (key) {
+    if (key && !s->failed) {
         s->recent[slot].key = key;
         s->recent[slot].value = out;
     }
@@ -351,29 +355,6 @@ static PyObject *best(PyObject *self, PyObject *args) {
         for (int p = 0; p < CARDS; p++)
             if (fit[s->rank[p] * 14 + t]) m |= UINT32_C(1) << p;
         s->fit_mask[t] = m;
-    }
-    for (int k = 0; k < 4; k++)
-        for (int b = 0; b < 128; b++) {
-            unsigned ranks = 0;
-            for (int i = 0; i < 7; i++)
-                if (b >> i & 1) ranks |= 1u << s->rank[7 * k + i];
-            s->ranks_in[k][b] = (uint16_t)ranks;
-        }
-    for (int set = 0; set < 128; set++) {
-        s->next_low[s->stock_len][set] = (uint8_t)(s->stock_len + 1);
-        if (set < 64) s->next_high[s->stock_len][set] = (uint8_t)(s->stock_len + 1);
-    }
-    for (int d = s->stock_len - 1; d >= 0; d--) {
-        unsigned fitting = 0; /* the ranks that go on stock card d (drawn as the (d+1)-th) */
-        for (int r = 1; r <= 13; r++)
-            if (fit[r * 14 + s->stock[d]]) fitting |= 1u << r;
-        for (int set = 0; set < 128; set++) {
-            s->next_low[d][set] =
-                (set << 1 & fitting) ? (uint8_t)(d + 1) : s->next_low[d + 1][set];
-            if (set < 64)
-                s->next_high[d][set] =
-                    (set << 8 & fitting) ? (uint8_t)(d + 1) : s->next_high[d + 1][set];
-        }
     }
     if (!grow(s)) {
         PyErr_NoMemory();
