@@ -2,7 +2,8 @@
 
 Starts the real server (``python -m tripeaks serve``) of a checkout (``--root``, this one by default)
 on a temporary SQLite file and plays whole games with one keep-alive connection, asking for a hint
-before every move. The player follows the hint most of the time (``--follow``) and otherwise plays
+before every move (``--kind``: perfect, the default, or fair: the hint that sees only what the player
+sees, 200 samples a hint). The player follows the hint most of the time (``--follow``) and otherwise plays
 the first card the state lists as playable, or draws. It prints p50/p99 of a game's first hint
 (which prepares the deal's answers in the worker) and of the rest, then fills the worker with
 ``--deals`` more deals (one hint each) and prints the resident memory of the server's worker
@@ -34,15 +35,18 @@ sys.path.insert(0, str(ROOT))  # the in-process figures are this checkout's
 class Player:
     """One keep-alive connection that waits out a 429 or 503 (``Retry-After``) and counts them."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, kind: str = "perfect") -> None:
         self.http = RawHttp(base)
+        self.kind = kind
         self.refused: Counter[int] = Counter()
 
     async def hint(self, game_id: str) -> tuple[float, dict[str, Any]]:
         """(seconds of the answered round trip, the hint)."""
         while True:
             started = time.perf_counter()
-            status, reply = await self.http.request("GET", f"/api/games/{game_id}/hint")
+            status, reply = await self.http.request(
+                "GET", f"/api/games/{game_id}/hint?kind={self.kind}"
+            )
             took = time.perf_counter() - started
             if status == 200:
                 return took, reply
@@ -53,12 +57,17 @@ class Player:
 
 
 async def play(
-    base: str, games: int, follow: float, seed: int, record: list[tuple[str, list[str]]]
+    base: str,
+    games: int,
+    follow: float,
+    seed: int,
+    record: list[tuple[str, list[str]]],
+    kind: str = "perfect",
 ) -> dict[str, list[float]]:
     """Whole games, a hint before every move; each game's code and moves go to ``record``."""
     times: dict[str, list[float]] = {"first": [], "later": []}
     choose = random.Random(seed)
-    player = Player(base)
+    player = Player(base, kind)
     for g in range(games):
         status, state = await player.http.request("POST", "/api/games", {})
         record.append((state["code"], []))
@@ -148,8 +157,11 @@ def workers(server_pid: int) -> list[tuple[int, str, int, int]]:
 
 
 def figures(values: list[float], scale: float, unit: str) -> str:
-    p50, p99 = (percentile(values, q) * scale for q in (0.5, 0.99))
-    return f"p50 {p50:8.2f} {unit}  p99 {p99:8.2f} {unit}  max {max(values) * scale:8.2f} {unit}"
+    p50, p95, p99 = (percentile(values, q) * scale for q in (0.5, 0.95, 0.99))
+    return (
+        f"p50 {p50:8.2f} {unit}  p95 {p95:8.2f} {unit}  p99 {p99:8.2f} {unit}"
+        f"  max {max(values) * scale:8.2f} {unit}"
+    )
 
 
 def main() -> None:
@@ -159,6 +171,12 @@ def main() -> None:
     parser.add_argument("--follow", type=float, default=0.8, help="how often the hint is taken")
     parser.add_argument("--deals", type=int, default=200, help="deals to fill the worker with")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--kind",
+        choices=("perfect", "fair"),
+        default="perfect",
+        help="the kind of hint asked (fair: 200 samples a hint, docs/api.md 'Explaining')",
+    )
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -166,19 +184,21 @@ def main() -> None:
     ):
         asyncio.run(play(base, 2, args.follow, args.seed + 1, []))  # warm-up: the worker starts
         record: list[tuple[str, list[str]]] = []
-        times = asyncio.run(play(base, args.games, args.follow, args.seed, record))
+        times = asyncio.run(play(base, args.games, args.follow, args.seed, record, args.kind))
         before = workers(pid)
         asyncio.run(fill(base, args.deals))
         after = workers(pid)
     print(
-        f"Hints over loopback HTTP ({args.root}), {args.games} games, hint followed {args.follow:.0%}:"
+        f"{args.kind.capitalize()} hints over loopback HTTP ({args.root}), {args.games} games,"
+        f" hint followed {args.follow:.0%}:"
     )
     everything = times["first"] + times["later"]
     for kind, values in (*times.items(), ("all", everything)):
         print(f"  {kind:5} n={len(values):5}  {figures(values, 1e3, 'ms')}")
-    print("The worker's own time per hint, in this process, over the same positions:")
-    for kind, values in in_process(record).items():
-        print(f"  {kind:9} n={len(values):5}  {figures(values, 1e6, 'µs')}")
+    if args.kind == "perfect":  # the perfect hint's own search, timed apart
+        print("The worker's own time per hint, in this process, over the same positions:")
+        for kind, values in in_process(record).items():
+            print(f"  {kind:9} n={len(values):5}  {figures(values, 1e6, 'µs')}")
     print(f"Worker memory after those games, then after one hint in {args.deals} more deals:")
     earlier = {wpid: rss for wpid, _, rss, _ in before}
     for wpid, what, rss, peak in after:

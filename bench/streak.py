@@ -8,13 +8,16 @@ D J O, the variants beside it), one process: median,
 p99 and max wall time per deal and deals/s, the load average, and the spread of the best scores
 (how many deals have a best line that is not a win, how many cannot be won). ``--python-deals``
 times the Python fallback on the first few deals too (seconds each) and says on how many its
-best score and best win equal the compiled search's. Figures only: nothing here
+best score and best win equal the compiled search's. The checksum (the first 12 hex digits of a
+SHA-256 over every deal's best score and best win, in order) says that two builds of the search
+answered every deal alike: compare it before and after a change. Figures only: nothing here
 asserts on time.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import statistics
 import sys
@@ -44,6 +47,14 @@ def timed(
         wall.append(time.perf_counter() - start)
         cpu.append(time.thread_time() - start_cpu)
     return wall, cpu, answers
+
+
+def checksum(answers: list[streak.StreakSolution]) -> str:
+    """The deals' (best score, best win) in order, as 12 hex digits: equal for equal answers."""
+    digest = hashlib.sha256()
+    for answer in answers:
+        digest.update(f"{answer.score},{answer.win_score};".encode())
+    return digest.hexdigest()[:12]
 
 
 def report(label: str, seconds: list[float]) -> None:
@@ -84,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'':<26} best score median {statistics.median(scores)}, min {scores[0]}, "
             f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"
         )
+        print(f"{'':<26} checksum of (best score, best win) per deal: {checksum(answers)}")
         if args.python_deals:
             python, _, slow = timed(codes[: args.python_deals], compiled=False)
             report(f"{name} in Python, wall", python)

@@ -215,6 +215,26 @@ def test_compiled_equals_python_in_mid_game(rules: Rules) -> None:
 
 
 @pytest.mark.parametrize("rules", BOTH)
+def test_compiled_equals_python_from_a_wildcard_in_mid_game(rules: Rules) -> None:
+    """A joker on the discard with 20 cards left: the widest runs there are (any free card first),
+    where the compiled search's cache of recent run positions answers most often (a position
+    reached in another order, or again from another draw with the same streak). Its key is the
+    whole state, so its answers must be the Python search's, which has no such cache."""
+    games = []
+    for game in sample(rules, 12, 20, seed=140 + len(rules.value), joker=True, empty_discard=True):
+        on_top = joker_on_top(game)
+        if on_top is not None and not on_top.is_stuck:
+            games.append(on_top)
+    assert len(games) >= 3
+    for game in games[:3]:
+        assert game.top_rank == 0
+        compiled = streak.best_score(game, compiled=True)
+        python = streak.best_score(game, compiled=False)
+        assert (compiled.score, compiled.win_score) == (python.score, python.win_score), game
+        check(game, compiled)
+
+
+@pytest.mark.parametrize("rules", BOTH)
 def test_whole_deals_replay_to_their_best_score(rules: Rules) -> None:
     """From the start the streak begins with the game's first removals: every line replays to
     exactly its claimed score, which no random line beats and the bound never falls below."""
