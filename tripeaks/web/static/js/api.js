@@ -71,7 +71,10 @@ export async function write(method, path, body = {}) {
   let delay = 0;
   for (;;) {
     const reply = await request(method, path, body);
-    if (reply.status !== 503 && reply.status !== 0) {
+    // A 503 from the solver (no deal of the difficulty found, its queue full) is an answer, not a
+    // write waiting to be saved: it is said, not sent again (docs/api.md, "Explaining").
+    const solver = reply.status === 503 && reply.data && reply.data.error && reply.data.error.reason !== "unavailable";
+    if ((reply.status !== 503 && reply.status !== 0) || solver) {
       if (delay) wait(-1);
       return reply;
     }

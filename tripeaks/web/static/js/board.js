@@ -224,7 +224,8 @@ function paintBack(el) {
  * action: the card then moves as the server's `last` says (from, to, revealed, covered).
  */
 export function render(s, { animate = false } = {}) {
-  const game = s.game;
+  // The replay view (replay.js) draws its step through this same path; the game itself waits in s.game.
+  const game = s.replay ? s.replay.game : s.game;
   // The focus never falls to the page: a card this state removes hands it, before anything is written (so
   // that neither the focus move nor hiding the focused card makes the browser lay out the page first), to
   // the nearest card that can be played, else to the stock when it can be drawn from, else to the nearest
@@ -283,10 +284,12 @@ export function render(s, { animate = false } = {}) {
   $("#left").hidden = !left;
 
   for (const el of $$(".hinted")) el.classList.remove("hinted");
-  const hinted = s.hint && (s.hint.kind === "draw" ? stock : cards[s.hint.pos]);
+  const hint = s.replay ? null : s.hint;
+  const hinted = hint && (hint.kind === "draw" ? stock : cards[hint.pos]);
   if (hinted) hinted.classList.add("hinted");
 
   $("#stuck").hidden = game.status !== "stuck";
+  paintReview(s.replay ? null : reviewOf(s));
   $("#stuck-result").textContent = game.status === "stuck" ? resultLine(game) : "";
   if (game.status === "won") {
     $("#win-score").textContent = t("web.win.score", { score: game.score });
@@ -302,6 +305,27 @@ export function render(s, { animate = false } = {}) {
   if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak, turn.peak_points);
 
   if (!rover || rover.hidden) setRover(firstControl(game));
+}
+
+/** The server's review of the game on screen, once it is over and for this very position. */
+function reviewOf(s) {
+  const r = s.review;
+  return r && s.game && r.id === s.game.id && r.version === s.game.version ? r.data : null;
+}
+
+/** The review in the result window and the stuck and left notices: the grade ("Medium deal"), the
+ * server's sentence, and the button to the replay when there is a line to show. */
+function paintReview(review) {
+  const grade = review && review.grade ? t(`web.review.grade.${review.grade}`) : "";
+  const message = (review && review.message) || "";
+  const text = [grade && `${grade}.`, message].filter(Boolean).join(" ");
+  for (const el of $$("[data-review]")) {
+    if (el.dataset.text === text) continue; // only what changed is written
+    el.dataset.text = text;
+    el.replaceChildren(...(grade ? [h("strong", {}, `${grade}.`), " "] : []), message);
+    el.hidden = !text;
+  }
+  for (const b of $$("[data-replay]")) b.hidden = !(review && review.replay && review.replay.steps && review.replay.steps.length > 1);
 }
 
 /** The rules, then the options the game is played with ("Easy · joker, traditional scoring"); also

@@ -126,6 +126,7 @@ let removedOf = null;
 
 /** Keep the faces of the cards played (a removed card's element is painted as a back again). */
 export function remember(game, turn) {
+  if (!game.id) return; // a replay's step (no game of the player's): the game's own cards are kept
   if (removedOf !== game.id) {
     removed.clear();
     removedOf = game.id;

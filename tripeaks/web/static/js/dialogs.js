@@ -86,6 +86,8 @@ export function openNewGame() {
   const form = $("#new-form");
   for (const radio of $$("input[name='rules']", form)) radio.checked = radio.value === state.settings.rules;
   $("#new-winnable").checked = state.settings.winnable;
+  for (const radio of $$("input[name='difficulty']", form)) radio.checked = radio.value === state.settings.difficulty;
+  showGraded();
   for (const radio of $$("input[name='scoring']", form)) radio.checked = radio.value === state.settings.scoring;
   for (const name of OPTIONS) $(`input[name='${name}']`, form).checked = state.settings[name];
   showOffered();
@@ -96,6 +98,19 @@ export function openNewGame() {
 }
 
 const OPTIONS = ["open_peaks", "empty_discard", "joker"];
+
+const difficulty = () => $("input[name='difficulty']:checked", $("#new-form")).value;
+
+/** A chosen grade deals a deal of that grade, which can always be won (docs/ui.md, "Difficulty"): the
+ * winnable box is then ticked and disabled, with a line that says why; back on Any it is the player's
+ * own choice again. */
+function showGraded() {
+  const graded = difficulty() !== "any";
+  const box = $("#new-winnable");
+  box.disabled = graded;
+  box.checked = graded || state.settings.winnable;
+  $("#new-winnable-help").hidden = !graded;
+}
 
 /** The scoring and the options, where the server offers them (GET /api/rules `offered`, asked for
  * once, the first time the window opens): what it does not offer is not shown, nor sent. */
@@ -121,8 +136,17 @@ function refuseCode(message) {
   $("#new-code").focus();
 }
 
+/** What a random deal asks for besides its rules and options: "winnable only" or a difficulty, as last
+ * chosen (the New game window, and Play again). A grade means a winnable deal. */
+export function randomDeal() {
+  const grade = state.settings.difficulty;
+  if (grade && grade !== "any") return { winnable_only: true, difficulty: grade };
+  return { winnable_only: state.settings.winnable, difficulty: "any" };
+}
+
 export function openSettings() {
   $("#set-hints").checked = state.settings.hints;
+  for (const radio of $$("input[name='hint_kind']")) radio.checked = radio.value === state.settings.hint_kind;
   $("#set-sound").checked = state.settings.sound;
   $("#set-vibrate").checked = state.settings.vibrate;
   $("#set-lang").value = state.lang;
@@ -159,10 +183,12 @@ export function wireDialogs({ start, language }) {
   });
   async function deal(form) {
     const rules = $("input[name='rules']:checked", form).value;
-    const winnable = $("#new-winnable").checked;
+    const grade = difficulty();
+    const winnable = grade === "any" ? $("#new-winnable").checked : state.settings.winnable;
     const typed = $("#new-code").value.trim();
     setSetting("rules", rules);
     setSetting("winnable", winnable);
+    setSetting("difficulty", grade);
     const options = chosenOptions(form);
     for (const [name, value] of Object.entries(options)) setSetting(name, value);
     // A typed code is checked first: a wrong one is said here and nothing else is asked.
@@ -176,16 +202,21 @@ export function wireDialogs({ start, language }) {
       code = data.code;
     }
     // a typed code carries its own rules and options
-    const error = await start(code ? { rules, winnable_only: winnable, code } : { rules, winnable_only: winnable, ...options });
+    // a typed code ignores the difficulty as it ignores "winnable only" (its deal is what it is)
+    const random = { rules, ...randomDeal(), ...options };
+    const error = await start(code ? { rules, winnable_only: winnable, code } : random);
     if (error === null) closeDialog($("#dlg-new"));
-    else if (error) refuseCode(error);
+    else if (error && code) refuseCode(error);
+    else if (error) $("#new-error").textContent = error; // a grade or a deal the server could not give
   }
+  for (const radio of $$("input[name='difficulty']")) radio.addEventListener("change", showGraded);
   $("#new-code").addEventListener("input", () => {
     $("#new-error").textContent = "";
     $("#new-code").removeAttribute("aria-invalid");
   });
 
   $("#set-hints").addEventListener("change", (event) => setSetting("hints", event.target.checked));
+  for (const radio of $$("input[name='hint_kind']")) radio.addEventListener("change", () => setSetting("hint_kind", radio.value));
   wireSound();
   $("#set-lang").addEventListener("change", (event) => language(event.target.value));
   for (const radio of $$("input[name='theme']")) {

@@ -5,7 +5,7 @@ import { cards, firstControl, focusBoard, render } from "./board.js";
 import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
 import { buzz } from "./sound.js";
-import { closeDialog, confirm, showWin } from "./dialogs.js";
+import { closeDialog, confirm, randomDeal, showWin } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, longDay, t } from "./i18n.js";
@@ -40,6 +40,22 @@ function accept(game, { animate = false, again = false } = {}) {
   }
   if (news && game.status === "left") $("#left [data-action='new']").focus();
   if ((game.status === "won" || game.status === "stuck") && !game.result) awaitVerdict(game);
+  if (game.status !== "playing" && game.id) askReview(game);
+}
+
+const reviewed = new Set(); // "id version": each ending of a game is reviewed once
+/** Once a game is over (won, stuck, left), the server's review of it: the deal's grade, a sentence and
+ * a line to replay (docs/api.md, "Explaining"). Nothing waits for it: a failed or slow review shows
+ * nothing more. A stuck game undone and stuck again is another ending, so it is asked again. */
+async function askReview(game) {
+  const key = `${game.id} ${game.version}`;
+  if (reviewed.has(key)) return;
+  reviewed.add(key);
+  const { status, data } = await get(`/api/games/${encodeURIComponent(game.id)}/review`);
+  const now = state.game;
+  if (status !== 200 || !data || !now || now.id !== game.id || now.version !== game.version) return;
+  state.review = { id: game.id, version: game.version, data };
+  render(state);
 }
 
 /** A game this tab no longer plays (left for another, or over) while the stored game is another one: the
@@ -138,7 +154,8 @@ export const hint = () =>
       announce(t("web.daily.no_hints"));
       return;
     }
-    const { status, data } = await get(`/api/games/${game.id}/hint`);
+    // the kind chosen in Settings: fair (what the player sees) or perfect (every card)
+    const { status, data } = await get(`/api/games/${game.id}/hint?kind=${state.settings.hint_kind}`);
     const message = status === 200 && data ? data.message : data && data.error && data.error.message;
     if (status === 200 && data && state.game === game) {
       state.hint = data.action;
@@ -240,6 +257,8 @@ export async function changeLanguage(next) {
   labelKeys();
   if (state.game && state.game.id) {
     const { status, data } = await get(`/api/games/${state.game.id}`);
+    // the review's sentence is in the language it was asked in: a finished game's is asked again
+    if (status === 200 && data) reviewed.delete(`${data.id} ${data.version}`);
     if (status === 200 && data) accept(data);
   }
 }
@@ -252,6 +271,23 @@ document.addEventListener("click", (event) => {
   const body =
     button.dataset.again === "same"
       ? { code: state.game.code }
-      : { rules: state.game.rules, winnable_only: state.settings.winnable, ...state.game.variant };
-  startGame(body);
+      : { rules: state.game.rules, ...randomDeal(), ...state.game.variant };
+  startGame(body).then((error) => {
+    if (error) {
+      toast(error, 4000); // no deal of the difficulty found this time, say: the server's sentence
+      announce(error);
+    }
+  });
+});
+
+// "Show me" (a lost game: from its last winnable position) and "Show a best win" (a won one): the replay
+// view, fetched when first wanted (replay.js). It shows the review's steps and changes nothing stored.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("[data-replay]");
+  const review = state.review && state.game && state.review.id === state.game.id ? state.review.data : null;
+  if (!button || !review || !review.replay) return;
+  import("./replay.js").then(
+    (module) => module.openReplay(review.replay, button),
+    () => toast(t("web.replay.failed")),
+  );
 });

@@ -5,13 +5,16 @@
 
 import { cards, centre, controls, currentRover, focusBoard, placeOf, setRover } from "./board.js";
 import { $, $$ } from "./dom.js";
+import { state } from "./state.js";
 
 const LETTERS = { d: "draw", u: "undo", n: "new", h: "hint", "?": "help", b: "read" };
 const MOVES = { play: 1, draw: 1, undo: 1, hint: 1 };
 
 export function listen(emit) {
-  // A board drawn as only shown (a game left for another) takes no move.
+  // A board drawn as only shown (a game left for another) takes no move; nor does the replay view, whose
+  // own controls and keys are replay.js's.
   const intent = (name, arg) => {
+    if (state.replay) return;
     if (!(name in MOVES && $("#board").classList.contains("closed"))) emit(name, arg);
   };
   $("#tableau").addEventListener("click", (event) => {
@@ -28,7 +31,7 @@ export function listen(emit) {
 }
 
 function onKey(event, intent) {
-  if ($("dialog[open]")) return; // a window's own keys: dialogs.js
+  if ($("dialog[open]") || state.replay) return; // a window's own keys: dialogs.js; the replay's: replay.js
   const target = event.target;
   if (target && (target.matches("input, select, textarea") || target.isContentEditable)) return;
   const key = event.key;

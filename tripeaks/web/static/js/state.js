@@ -11,6 +11,8 @@ export const state = {
   messages: {}, // the catalog of `lang`: GET /api/i18n/{lang}
   settings: { hints: true, theme: "system", rules: "easy", winnable: false },
   hint: null, // the server's suggested action, outlined until the next state comes
+  review: null, // {id, version, data}: GET /api/games/{id}/review of the game on screen once it is over
+  replay: null, // {game}: while the replay view is open, the replay's step the board draws instead of `game`
   saving: false, // a write waits for the server to take it (503 or no reply): the notice shows
 };
 
@@ -32,6 +34,9 @@ const KEYS = {
   guide: "tripeaks.guide", // "done" once the first game's guide was closed: never shown again
   sound: "tripeaks.sound", // "1" | "0": the synthesized sounds (sound.js), on by default
   vibrate: "tripeaks.vibrate", // "1" | "0": a short vibration on a refused tap, on by default
+  hint_kind: "tripeaks.hint_kind", // "fair" (the default) | "perfect": sent as `kind` with every hint
+  difficulty: "tripeaks.difficulty", // "any" | "gentle" | "medium" | "hard": the New game window's grade
+  replay_speed: "tripeaks.replay_speed", // "slow" | "normal" | "fast": the replay view's speed
 };
 
 export function stored(name, fallback = null) {
@@ -63,8 +68,14 @@ export function loadSettings() {
     joker: stored("joker", "0") === "1",
     sound: stored("sound", "1") === "1",
     vibrate: stored("vibrate", "1") === "1",
+    hint_kind: stored("hint_kind", "fair") === "perfect" ? "perfect" : "fair",
+    difficulty: oneOf(stored("difficulty", "any"), ["any", "gentle", "medium", "hard"]),
+    replay_speed: oneOf(stored("replay_speed", "normal"), ["slow", "normal", "fast"]),
   };
 }
+
+/** A stored choice that is one of ``values``, else the first (a value from an older page, or edited). */
+const oneOf = (value, values) => (values.includes(value) ? value : values[0]);
 
 export function setSetting(name, value) {
   state.settings[name] = value;

@@ -27,7 +27,24 @@ const ROWS = [
   ["best_share", { style: "percent", maximumFractionDigits: 0 }],
   ["won_without_hints", {}],
   ["won_with_hints", {}],
+  // the wins with hints, told apart: a perfect hint knows every card, a fair one only what is seen
+  ["won_with_fair_hints", {}],
+  ["won_with_perfect_hints", {}],
+  // the win rate of each difficulty grade (counted since the grade is kept with each game), and how
+  // many deals that could not be won were played
+  ["grade_gentle", (s) => gradeRate(s, "gentle")],
+  ["grade_medium", (s) => gradeRate(s, "medium")],
+  ["grade_hard", (s) => gradeRate(s, "hard")],
+  ["grade_unwinnable", (s) => number(s.by_grade && s.by_grade.unwinnable ? s.by_grade.unwinnable.played : null)],
 ];
+
+/** "60% (3 of 5)": the share of the grade's deals won; a dash while none was played. */
+function gradeRate(stats, grade) {
+  const g = stats.by_grade && stats.by_grade[grade];
+  if (!g || !g.played) return t("web.stats.none");
+  const rate = number(g.won / g.played, { style: "percent", maximumFractionDigits: 0 });
+  return t("web.stats.grade_rate", { rate, n: number(g.won), m: number(g.played) });
+}
 
 /** A table of the statistics' rows, a column per [heading, Stats]. */
 function grid(columns) {
