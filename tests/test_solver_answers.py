@@ -32,6 +32,7 @@ from tripeaks.solver import (
     free_mask,
     is_winnable,
     solve,
+    winnable_positions,
 )
 
 DATA = Path(__file__).parent / "data" / "solver_reference.jsonl"
@@ -267,3 +268,36 @@ def test_the_best_win_from_a_won_position_with_cards_drawn_is_the_searchs(
     for action in best.line:
         game.apply(action)
     assert game.is_won == best.winnable and (not best.winnable or game.score == best.final_score)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
+    rules=st.sampled_from(list(Rules)),
+    options=st.sampled_from(["", "D", "J", "DJ"]),
+    games=st.lists(
+        st.lists(st.integers(min_value=0, max_value=9), min_size=0, max_size=45),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_a_few_positions_decided_one_by_one_are_what_the_answers_say(
+    number: int, rules: Rules, options: str, games: list[list[int]]
+) -> None:
+    """solver.winnable_positions (the fair hint's: each position searched on its own) against the
+    backward pass over every position, on mid-game positions of one deal, with an empty discard and
+    a joker too (the wildcard on top), and through the Python fallback."""
+    code = GameCode.parse(
+        f"{GameCode.from_number(number, rules)}{'-' + options if options else ''}"
+    )
+    start = Game.new(code)
+    answers = Answers.of(start)
+    positions = []
+    for choices in games:
+        game = play_on(start.copy(), choices)
+        positions.append((game.present, game.drawn, game.top_rank))
+    expected = [answers.winnable_at(*position) for position in positions]
+    assert winnable_positions(start.deal, rules, positions) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("tripeaks.solver.COMPILED", False)
+        assert winnable_positions(start.deal, rules, positions[:1]) == expected[:1]

@@ -211,11 +211,9 @@ def fair_hint(game: Game, samples: int = 200, seed: int = 0) -> FairHint:
     draws = moves[-1] == DRAW
     wins = [0] * len(moves)
     for sample in consistent_deals(game, samples, seed):
-        answers = solver.Answers(sample, rules)
-        for i, position in enumerate(after):
-            wins[i] += answers.winnable_at(*position)
-        if draws:
-            wins[-1] += answers.winnable_at(present, drawn + 1, sample.stock[drawn].rank)
+        drawing = [(present, drawn + 1, sample.stock[drawn].rank)] if draws else []
+        for i, won in enumerate(solver.winnable_positions(sample, rules, after + drawing)):
+            wins[i] += won
     best = max(range(len(moves)), key=lambda i: (wins[i], -i))
     return FairHint(moves[best], wins[best] / samples, moves, tuple(wins), samples)
 
