@@ -469,3 +469,35 @@ def test_games_that_look_the_same_share_one_fair_search_and_a_player_has_one(
     assert ann == bob == (str(fair.move), fair.chance, 200)
     assert submitted == ["fair_hint"]
     assert isinstance(again, HintRefused) and again.reason == "hint_pending"
+
+
+def test_the_review_of_a_stuck_game_an_undo_can_save_counts_as_a_perfect_hint(
+    client: TestClient,
+) -> None:
+    """Stuck is not over while an undo is left: the review says where the game was lost and shows
+    a win from there, so a player who undoes back to that point and follows it won with the best
+    hint there is. The review of a won game changes nothing of its statistics."""
+    line = (DRAW,) * 23
+    state = play_line(client, new_game(client, STUCK_CODE), line)[-1]
+    assert state["status"] == "stuck" and state["can_undo"]
+    got = review(client, state, "en")
+    index = got["lost_at"]["index"]
+    for _ in range(len(line) - index):  # back to the last position that could still be won
+        reply = send(client, state, UNDO)
+        assert reply.status_code == 200, reply.text
+        state = reply.json()
+    won = play_line(client, state, [Action.parse(a) for a in replayed_line(got)])[-1]
+    assert won["status"] == "won"
+    plain = play_line(client, new_game(client, WIN_CODE), winning_line())[-1]
+    assert review(client, plain, "en")["draws"] is not None
+    stats = client.get("/api/stats").json()["easy"]
+    assert (stats["won"], stats["won_with_perfect_hints"], stats["won_without_hints"]) == (2, 1, 1)
+
+
+def replayed_line(got: dict[str, Any]) -> list[str]:
+    """The moves of a review's replay, as the engine names them, from each step's ``last``."""
+    moves = []
+    for step in got["replay"]["steps"][1:]:
+        last = step["last"]
+        moves.append("draw" if last["kind"] == "draw" else f"play {last['pos']}")
+    return moves

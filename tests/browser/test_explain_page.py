@@ -54,11 +54,32 @@ def play_by_api(page: Page, line: list[Action]) -> None:
         version = reply.json()["version"]
 
 
-def reload_with_review(page: Page) -> dict[str, Any]:
-    """Reload the page on its finished game; the review the page asked for, as the server sent it."""
+def reload_with_review(page: Page, words: dict[str, str] = EN) -> dict[str, Any]:
+    """Reload the page on its finished game; the review the page asked for, as the server sent it.
+    A stuck game that an undo can save is reviewed only when asked (it counts as a perfect hint):
+    then "Where was it lost?" is pressed, and its question answered yes."""
+    game_id = page.evaluate("localStorage.getItem('tripeaks.game')")
+    game = page.request.get(f"/api/games/{game_id}").json()
+    if game["status"] == "stuck" and game["can_undo"]:
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        return ask_for_review(page, words)
     with page.expect_response(lambda r: "/review" in r.url and r.ok, timeout=30_000) as reply:
         page.reload()
     page.wait_for_selector("body[data-ready]")
+    return reply.value.json()
+
+
+def ask_for_review(page: Page, words: dict[str, str] = EN) -> dict[str, Any]:
+    """ "Where was it lost?" on the stuck notice, and yes to the question it asks first."""
+    ask = page.locator("#stuck-ask-review")
+    expect(ask).to_be_visible()
+    ask.click()
+    confirm = page.locator("#dlg-confirm")
+    expect(confirm).to_contain_text(words["web.review.ask_text"])
+    with page.expect_response(lambda r: "/review" in r.url and r.ok, timeout=30_000) as reply:
+        confirm.get_by_role("button", name=words["web.review.ask_yes"]).click()
+    expect(ask).to_be_hidden()
     return reply.value.json()
 
 
@@ -425,7 +446,7 @@ def test_the_replay_in_every_language_fits_a_phone(new_page, lang, artifacts):
     line = lost_line(LOST_CODE)
     page = new_page(code=LOST_CODE, width=360, height=640, settings={"tripeaks.lang": lang})
     play_by_api(page, line)
-    review = reload_with_review(page)
+    review = reload_with_review(page, words)
     total = len(review["replay"]["steps"]) - 1
     grade = words[f"web.review.grade.{review['grade']}"]
     expect(page.locator("#stuck-review")).to_contain_text(grade)
@@ -497,3 +518,49 @@ def test_a_game_left_while_winnable_shows_the_win_from_where_it_was_left(new_pag
     page.keyboard.press("Escape")
     expect(left).to_be_visible()
     expect(page.locator("#board")).to_have_class(re.compile(r"\bclosed\b"))
+
+
+def test_a_stuck_game_an_undo_can_save_is_reviewed_only_when_asked(new_page):
+    """Seeing where a game that can still be saved was lost is a hint: the page asks nothing of the
+    server until the player presses "Where was it lost?" and says yes, and the win that follows is
+    counted with a perfect hint."""
+    line = lost_line(LOST_CODE)
+    page = new_page(code=LOST_CODE)
+    play_by_api(page, line)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/review" in r.url else None)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#stuck")).to_be_visible()
+    ask = page.locator("#stuck-ask-review")
+    expect(ask).to_be_visible()
+    expect(page.locator("#stuck-review")).to_be_hidden()
+    ask.click()  # the question first; "Keep playing" asks nothing
+    page.locator("#dlg-confirm").get_by_role("button", name=EN["web.confirm.keep"]).click()
+    expect(ask).to_be_visible()
+    assert asked == []
+    review = ask_for_review(page)
+    assert len(asked) == 1
+    expect(page.locator("#stuck-review")).to_contain_text(review["message"])
+    expect(
+        page.locator("#stuck").get_by_role("button", name=EN["web.review.show_me"])
+    ).to_be_focused()
+    # undone back to where it was lost and won along the replay: a win with a perfect hint
+    index = review["lost_at"]["index"]
+    game_id = page.evaluate("localStorage.getItem('tripeaks.game')")
+    version = len(line)
+    for _ in range(len(line) - index):
+        reply = page.request.post(f"/api/games/{game_id}/undo", data={"version": version})
+        assert reply.ok, reply.text()
+        version = reply.json()["version"]
+    for step in review["replay"]["steps"][1:]:
+        last = step["last"]
+        body: dict[str, Any] = {"version": version}
+        if last["kind"] == "play":
+            body["pos"] = last["pos"]
+        reply = page.request.post(f"/api/games/{game_id}/{last['kind']}", data=body)
+        assert reply.ok, reply.text()
+        version = reply.json()["version"]
+    assert reply.json()["status"] == "won"
+    stats = page.request.get("/api/stats").json()["easy"]
+    assert (stats["won"], stats["won_with_perfect_hints"]) == (1, 1)

@@ -549,6 +549,13 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
         raise ApiError(refused.status, refused.reason, message, headers=later) from None
     if found is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
+    if not game.is_over and game.can_undo:
+        # stuck, and an undo can still save it: where it was lost and a winning line from there
+        # are the best hint there is, and the game's win is counted as one with a perfect hint
+        backend = caller.backend
+        await backend.committer.durable(
+            await backend.stored(backend.store.stage_hinted, game_id, caller.player, "perfect")
+        )
     return _json(explaining.review_out(game, found, lang, tag))
 
 

@@ -290,6 +290,8 @@ export function render(s, { animate = false } = {}) {
 
   $("#stuck").hidden = game.status !== "stuck";
   paintReview(s.replay ? null : reviewOf(s));
+  // a stuck game that an undo can save is reviewed only when asked (it counts as a hint: game.js)
+  $("#stuck-ask-review").hidden = !(game.status === "stuck" && game.can_undo && game.id && !reviewOf(s));
   $("#stuck-result").textContent = game.status === "stuck" ? resultLine(game) : "";
   if (game.status === "won") {
     $("#win-score").textContent = t("web.win.score", { score: game.score });

@@ -46,8 +46,11 @@ function accept(game, { animate = false, again = false } = {}) {
 const reviewed = new Set(); // "id version": each ending of a game is reviewed once
 /** Once a game is over (won, stuck, left), the server's review of it: the deal's grade, a sentence and
  * a line to replay (docs/api.md, "Explaining"). Nothing waits for it: a failed or slow review shows
- * nothing more. A stuck game undone and stuck again is another ending, so it is asked again. */
-async function askReview(game) {
+ * nothing more. A stuck game undone and stuck again is another ending, so it is asked again. A stuck
+ * game that an undo can still save is reviewed only when the player ``asked``: the server counts that
+ * review as a perfect hint. */
+async function askReview(game, asked = false) {
+  if (game.status === "stuck" && game.can_undo && !asked) return;
   const key = `${game.id} ${game.version}`;
   if (reviewed.has(key)) return;
   reviewed.add(key);
@@ -278,6 +281,24 @@ document.addEventListener("click", (event) => {
       announce(error);
     }
   });
+});
+
+// "Where was it lost?" on a stuck game an undo can still save: asked first, since seeing where it was
+// lost and a win from there counts as a perfect hint (docs/api.md, "Explaining").
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest && event.target.closest("#stuck-ask-review");
+  const game = state.game;
+  if (!button || !game || game.status !== "stuck") return;
+  const yes = await confirm({
+    title: t("web.review.ask_title"),
+    text: t("web.review.ask_text"),
+    yes: t("web.review.ask_yes"),
+    no: t("web.confirm.keep"),
+  });
+  if (!yes) return;
+  await askReview(game, true);
+  const shown = $("#stuck [data-replay]");
+  if (shown && !shown.hidden) shown.focus();
 });
 
 // "Show me" (a lost game: from its last winnable position) and "Show a best win" (a won one): the replay
