@@ -9,7 +9,7 @@ catalogs; what a route knows is which of those to call.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -477,11 +477,7 @@ async def hint(
 ) -> HintOut:
     caller = _caller(request)
     _ = translator(lang)
-    try:
-        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
-    except UnknownGame:
-        raise _unknown_game(lang) from None
-    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    game, tag = await _players_game(caller, game_id, lang)
     policy = daily.refusal(tag, None)
     if policy is not None:
         raise ApiError(403, policy, _(f"error.{policy}"))
@@ -489,28 +485,46 @@ async def hint(
         return HintOut(winnable=True, action=None, message=_("hint.won"), kind=kind)
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"), kind=kind)
-    later = {"Retry-After": str(solving.RETRY_AFTER)}
     solvers = caller.backend.solvers
+    if kind == "fair":
+        fair = await _searched(solvers.fair_hint(game, caller.player), lang)
+        await _hinted(caller, game_id, kind)
+        return _fair_hint_out(game, fair, lang)
+    winnable, action = await _searched(solvers.hint(game, caller.player), lang)
+    await _hinted(caller, game_id, kind)
+    return _hint_out(game, winnable, action, lang)
+
+
+async def _players_game(caller: Caller, game_id: str, lang: str) -> tuple[Game, daily.Tag | None]:
+    """The caller's game (404 for any other) and whether it is a daily."""
     try:
-        if kind == "fair":
-            fair = await solvers.fair_hint(game, caller.player)
-        else:
-            answer = await solvers.hint(game, caller.player)
+        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
+    except UnknownGame:
+        raise _unknown_game(lang) from None
+    return game, await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+
+
+async def _searched(search: Awaitable[T | None], lang: str) -> T:
+    """A search in the solver's worker: refused at once (429 hint_pending, 503 busy) or found no
+    answer this time (503 unavailable), each with Retry-After."""
+    _ = translator(lang)
+    later = {"Retry-After": str(solving.RETRY_AFTER)}
+    try:
+        found = await search
     except solving.HintRefused as refused:
         message = _("hint.pending" if refused.reason == "hint_pending" else "hint.busy")
         raise ApiError(refused.status, refused.reason, message, headers=later) from None
-    if (fair if kind == "fair" else answer) is None:
+    if found is None:
         raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
-    backend = caller.backend  # the game's result will say a hint was asked (counted apart)
+    return found
+
+
+async def _hinted(caller: Caller, game_id: str, kind: HintKindName) -> None:
+    """The game's result will say a hint of this kind was asked (counted apart), durably."""
+    backend = caller.backend
     await backend.committer.durable(
         await backend.stored(backend.store.stage_hinted, game_id, caller.player, kind)
     )
-    if kind == "fair":
-        assert fair is not None
-        return _fair_hint_out(game, fair, lang)
-    assert answer is not None
-    winnable, action = answer
-    return _hint_out(game, winnable, action, lang)
 
 
 @router.get(
@@ -531,31 +545,17 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
     (explain.py, in the solver's worker). Nothing is stored; the replay is made by the engine."""
     caller = _caller(request)
     _ = translator(lang)
-    try:
-        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
-    except UnknownGame:
-        raise _unknown_game(lang) from None
-    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    game, tag = await _players_game(caller, game_id, lang)
     policy = daily.refusal(tag, None)
     if policy is not None and not daily.ended(game):
         raise ApiError(403, policy, _(f"error.{policy}"))
     if not (game.is_over or game.is_stuck):
         raise ApiError(409, "not_over", _("error.not_over"))
-    later = {"Retry-After": str(solving.RETRY_AFTER)}
-    try:
-        found = await caller.backend.solvers.review(game, caller.player)
-    except solving.HintRefused as refused:
-        message = _("hint.pending" if refused.reason == "hint_pending" else "hint.busy")
-        raise ApiError(refused.status, refused.reason, message, headers=later) from None
-    if found is None:
-        raise ApiError(503, "unavailable", _("hint.unavailable"), headers=later)
+    found = await _searched(caller.backend.solvers.review(game, caller.player), lang)
     if not game.is_over and game.can_undo:
         # stuck, and an undo can still save it: where it was lost and a winning line from there
         # are the best hint there is, and the game's win is counted as one with a perfect hint
-        backend = caller.backend
-        await backend.committer.durable(
-            await backend.stored(backend.store.stage_hinted, game_id, caller.player, "perfect")
-        )
+        await _hinted(caller, game_id, "perfect")
     return _json(explaining.review_out(game, found, lang, tag))
 
 
