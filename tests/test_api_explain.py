@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -461,8 +462,9 @@ def test_games_that_look_the_same_share_one_fair_search_and_a_player_has_one(
             return_exceptions=True,
         )
 
-    try:
-        ann, bob, again = asyncio.run(asked())
+    try:  # a loop of its own, in a thread: the browser tests' Playwright may run one in this one
+        with ThreadPoolExecutor(1) as thread:
+            ann, bob, again = thread.submit(lambda: asyncio.run(asked())).result()
     finally:
         solvers.close()
     fair = explain.fair_hint(game, 200, seed=0)
