@@ -103,17 +103,24 @@ def lost_at(game: Game) -> LostAt | None:
     return LostAt(index, move, line, win)
 
 
+def best_win(game: Game) -> solver.Solution:
+    """The solver's best win of the game's deal from its start (our scoring's: fewest draws), or
+    for a deal that cannot be won the most cards any line removes."""
+    return solver.solve(_fresh(game, ours=True))
+
+
 def most_removed(game: Game) -> int:
     """The most tableau cards any line of the game's deal removes (28 when it can be won)."""
-    return solver.solve(_fresh(game, ours=True)).max_removed
+    return best_win(game).max_removed
 
 
-def draws_used(game: Game) -> Draws:
-    """A won game's draws against the fewest of a best win of its deal."""
+def draws_used(game: Game, best: solver.Solution | None = None) -> Draws:
+    """A won game's draws against the fewest of a best win of its deal (``best``: that win, if
+    the caller has it already)."""
     if not game.is_won:
         raise ValueError("only a won game is measured against the fewest draws")
     used = sum(1 for action in line_of_play(game) if action == DRAW)
-    return Draws(used, solver.solve(_fresh(game, ours=True)).draws)
+    return Draws(used, (best or best_win(game)).draws)
 
 
 # A fair hint ---------------------------------------------------------------------------------

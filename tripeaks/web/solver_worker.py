@@ -15,7 +15,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tripeaks import explain, solver, streak
 from tripeaks.cards import Card
@@ -236,10 +236,10 @@ def review(code: str, log: list[str], left: bool) -> Review:
         game.leave()
     grade = explain.grade(code).value
     if game.is_won:
-        used = explain.draws_used(game)
-        ours = Game(game.deal, replace(game.variant, scoring=Scoring.OURS), game.code)
-        win = solver.solve(ours).line
-        return Review(grade, True, None, (used.used, used.fewest), None, [], [str(a) for a in win])
+        best = explain.best_win(game)
+        used = explain.draws_used(game, best)
+        line = [str(a) for a in best.line]
+        return Review(grade, True, None, (used.used, used.fewest), None, [], line)
     lost = explain.lost_at(game)
     if lost is None:  # never winnable from its start
         return Review(grade, False, None, None, explain.most_removed(game), None, [])
