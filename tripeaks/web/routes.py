@@ -429,11 +429,7 @@ def set_player_cookie(response: Response, caller: Caller, player: str) -> None:
 @router.get("/api/games/{game_id}", response_model=GameState, responses=_GAME_ERRORS)
 async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
     caller = _caller(request)
-    try:
-        game = await caller.backend.stored(caller.backend.store.game, game_id, caller.player)
-    except UnknownGame:
-        raise _unknown_game(lang) from None
-    tag = await caller.backend.stored(caller.backend.store.daily_tag, game_id)
+    game, tag = await _players_game(caller, game_id, lang)
     return _json(_state(caller.backend.solvers, game, game_id, lang, tag=tag))
 
 
