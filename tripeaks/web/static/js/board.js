@@ -310,7 +310,7 @@ export function render(s, { animate = false } = {}) {
 }
 
 /** The server's review of the game on screen, once it is over and for this very position. */
-function reviewOf(s) {
+export function reviewOf(s) {
   const r = s.review;
   return r && s.game && r.id === s.game.id && r.version === s.game.version ? r.data : null;
 }

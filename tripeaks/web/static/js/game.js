@@ -1,7 +1,7 @@
 // The player's intents become requests; each reply's state replaces state.game and is drawn as it is.
 
 import { enqueue, get, requestId, write } from "./api.js";
-import { cards, firstControl, focusBoard, render } from "./board.js";
+import { cards, firstControl, focusBoard, render, reviewOf } from "./board.js";
 import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
 import { buzz } from "./sound.js";
@@ -305,7 +305,7 @@ document.addEventListener("click", async (event) => {
 // view, fetched when first wanted (replay.js). It shows the review's steps and changes nothing stored.
 document.addEventListener("click", (event) => {
   const button = event.target.closest && event.target.closest("[data-replay]");
-  const review = state.review && state.game && state.review.id === state.game.id ? state.review.data : null;
+  const review = reviewOf(state);
   if (!button || !review || !review.replay) return;
   import("./replay.js").then(
     (module) => module.openReplay(review.replay, button),
