@@ -20,6 +20,7 @@ from tripeaks.web import daily_routes, errors, guard, health
 from tripeaks.web.committer import Committer
 from tripeaks.web.compress import PageGzip
 from tripeaks.web.hosting import Hosting
+from tripeaks.web.moves import Moves
 from tripeaks.web.ratelimit import Counts, Limiter
 from tripeaks.web.routes import STATIC, Backend, router
 from tripeaks.web.solving import Solvers
@@ -78,6 +79,7 @@ def create_app(
     app.state.backend = Backend(
         store, Committer(store), solvers, limiter, meter, daily.Dailies(secret)
     )
+    app.add_middleware(Moves, routes=app.router.routes)  # innermost: every guard runs before it
     errors.install(app)
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
     guard.install(app, allowed_hosts)

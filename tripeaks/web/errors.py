@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
@@ -130,15 +131,30 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+Handler = Callable[[Request, Exception], Awaitable[JSONResponse]]
+
+HANDLERS: tuple[tuple[type[Exception], Handler], ...] = (
+    (ApiError, _on_api_error),
+    (RequestValidationError, _on_validation_error),
+    (StarletteHTTPException, _on_http_error),
+    (Unavailable, _on_unavailable),
+    (sqlite3.OperationalError, _on_unavailable),
+)
+"""Each failure a route may raise and its reply; anything else is a 500 (``_on_unexpected``)."""
+
+
 def install(app: FastAPI) -> None:
     """Route every kind of failure through the Error shape."""
-    app.add_exception_handler(ApiError, _on_api_error)
-    app.add_exception_handler(RequestValidationError, _on_validation_error)
-    app.add_exception_handler(StarletteHTTPException, _on_http_error)
-    app.add_exception_handler(Unavailable, _on_unavailable)
-    app.add_exception_handler(sqlite3.OperationalError, _on_unavailable)
+    for kind, handler in HANDLERS:
+        app.add_exception_handler(kind, handler)
     app.add_exception_handler(Exception, _on_unexpected)
     app.add_middleware(BodyLimit)
+
+
+def handler_for(error: Exception) -> Handler | None:
+    """The reply for an error raised outside FastAPI's routing (moves.py), as install() gives it
+    inside; None for an unexpected one, which the server's outermost handler answers with 500."""
+    return next((handler for kind, handler in HANDLERS if isinstance(error, kind)), None)
 
 
 class BodyLimit:
