@@ -64,6 +64,9 @@ def create_app(
         # at /openapi.json; docs/api.md is the reference.
         docs_url=None,
         redoc_url=None,
+        # FastAPI's own OpenTelemetry hook asks the global providers on every request; the server's
+        # figures are Prometheus's (/metrics) and the access log (docs/deploy.md)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
         # the app's own routes: include_router adds a matching layer per request
         routes=[
             *router.routes,
