@@ -204,6 +204,23 @@ def test_the_store_refuses_an_action_stored_meanwhile_by_another_alone(postgres:
     other.close()
 
 
+def test_a_move_the_cached_game_refuses_is_decided_again_on_the_stored_one(postgres: str) -> None:
+    """Another worker moved the game: this worker's cached copy calls the next move stale, so
+    ``stage_apply_cached`` leaves it to ``stage_apply``, which reads the stored game and applies it."""
+    code = GameCode.parse(WIN_CODE)
+    one, other = PgStore(postgres), PgStore(postgres)
+    game_id = one.create(P, code).id
+    other.game(game_id, P)
+    one.apply(game_id, P, DRAW, 0)
+    assert other.stage_apply_cached(game_id, P, DRAW, 1) is None
+    applied = other.stage_apply(game_id, P, DRAW, 1)
+    other.flush()
+    assert applied.done.result(timeout=0) is None
+    assert one.actions(game_id) == [DRAW, DRAW]
+    one.close()
+    other.close()
+
+
 def test_two_workers_commits_that_cross_are_not_failed(postgres: str) -> None:
     """Two workers' batches lock the same two games in opposite orders: PostgreSQL aborts one as a
     deadlock. That batch is tried again, after the other committed: its stale actions are refused

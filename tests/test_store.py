@@ -152,6 +152,35 @@ def test_an_action_with_a_new_request_id_reads_nothing(
     assert again.actions(created.id) == [DRAW, DRAW, UNDO]
 
 
+def test_only_a_cached_game_moves_without_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stage_apply_cached`` (what a route tries on its event loop first): a game not in memory
+    is left to ``stage_apply`` with nothing changed; a cached one moves without a read; a refusal
+    by a store that no other process writes to is raised at once."""
+    store = Store(tmp_path / "g.db")
+    created = store.create(P, CODE)
+    store.apply(created.id, P, DRAW, 0)
+    store.close()
+    again = Store(tmp_path / "g.db")
+    assert again.stage_apply_cached(created.id, P, DRAW, 1) is None
+    assert created.id not in again._cache and again.actions(created.id) == [DRAW]
+    again.game(created.id, P)
+    reads: list[str] = []
+    real = again._rows
+    monkeypatch.setattr(again, "_rows", lambda sql, args: reads.append(sql) or real(sql, args))
+    applied = again.stage_apply_cached(created.id, P, DRAW, 1, "r1")
+    assert applied is not None and applied.turn.action == DRAW and reads == []
+    again.flush()
+    assert applied.done.result(timeout=0) is None
+    with pytest.raises(StaleVersion):
+        again.stage_apply_cached(created.id, P, DRAW, 1)
+    with pytest.raises(UnknownGame):
+        again.stage_apply_cached(created.id, PLAYERS[0], DRAW, 2)
+    monkeypatch.undo()
+    assert again.actions(created.id) == [DRAW, DRAW]
+
+
 def test_reads_of_no_game_do_not_wait_for_the_stores_lock(tmp_path: Path) -> None:
     """Statistics, a day's board, a nickname: committed reads that need neither the cache nor the
     staged changes, answered while the store's lock is held (by an action, in a server)."""

@@ -454,6 +454,31 @@ class Storage:
             self._tell()
         return applied
 
+    def stage_apply_cached(
+        self,
+        game_id: str,
+        player: str | None,
+        action: Action,
+        version: int,
+        request_id: str | None = None,
+    ) -> Applied | None:
+        """``stage_apply`` when that reads nothing from the database: the game is cached and the
+        move applies (or is refused, by a store no other process writes to). Else None, and
+        nothing changed: the caller asks ``stage_apply``, which may read. A shared store's route
+        calls this on its event loop and so saves the hop to a thread that a read would need."""
+        with self._lock:
+            if game_id not in self._cache:
+                return None
+            try:
+                applied = self._apply(self._load(game_id, player), action, version, request_id)
+            except Refused:
+                if self.shared:
+                    return None  # decided again on the stored game, which is a read
+                raise
+        if not applied.again:
+            self._tell()
+        return applied
+
     def _stage_apply(
         self,
         game_id: str,

@@ -287,18 +287,19 @@ async def _act(
     lang: str,
 ) -> Response:
     """The one way an action goes: store (engine inside), the commit, the reply."""
-    backend = caller.backend
+    backend, store = caller.backend, caller.backend.store
+    arguments = (game_id, caller.player, action, body.version, body.request_id)
     try:
-        applied = await backend.stored(
-            backend.store.stage_apply, game_id, caller.player, action, body.version, body.request_id
-        )
+        applied = store.stage_apply_cached(*arguments)  # no thread hop when nothing is read
+        if applied is None:
+            applied = await backend.stored(store.stage_apply, *arguments)
     except UnknownGame:
         raise _unknown_game(lang) from None
     except Refused as refused:
-        tag = await backend.stored(backend.store.daily_tag, game_id)
+        tag = await backend.stored(store.daily_tag, game_id)
         raise _refusal(refused, backend.solvers, game_id, lang, tag) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
-    tag = backend.store.daily_tag(game_id)  # in memory: the game was just applied to
+    tag = store.daily_tag(game_id)  # in memory: the game was just applied to
     reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn, tag=tag))
     try:
         await backend.committer.durable(applied.done)
