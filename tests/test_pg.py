@@ -30,7 +30,7 @@ from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
 from tripeaks.i18n import translator
-from tripeaks.store import StaleVersion
+from tripeaks.store import StaleVersion, Storage
 from tripeaks.store_pg import PgStore, redacted
 from tripeaks.web.app import create_app
 
@@ -200,6 +200,39 @@ def test_the_store_refuses_an_action_stored_meanwhile_by_another_alone(postgres:
     assert other.game(moved, P).actions == (DRAW, UNDO)
     again = other.apply(moved, P, UNDO, 1, "r")  # the same request, through the other worker
     assert again.done.result(timeout=0) is None and one.actions(moved) == [DRAW, UNDO]
+    one.close()
+    other.close()
+
+
+def test_a_batch_is_written_in_one_pipeline_unless_a_game_moved_on(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PgStore._write sends a batch's statements without waiting for each answer; only a batch
+    with an action whose game moved on is written again one statement at a time (Storage._write),
+    and then exactly that action is refused."""
+    code = GameCode.parse(WIN_CODE)
+    one, other = PgStore(postgres), PgStore(postgres)
+    ids = [one.create(p, code).id for p in (P, "q" * 22, "r" * 22)]
+    one_by_one: list[int] = []
+    write = Storage._write
+    monkeypatch.setattr(
+        Storage, "_write", lambda self, batch: one_by_one.append(len(batch)) or write(self, batch)
+    )
+    staged = [
+        one.stage_apply(i, p, DRAW, 0) for i, p in zip(ids, (P, "q" * 22, "r" * 22), strict=True)
+    ]
+    staged.append(one.stage_apply(ids[0], P, UNDO, 1))
+    one.flush()
+    assert one_by_one == [] and all(s.done.result(timeout=0) is None for s in staged)
+    assert one.actions(ids[0]) == [DRAW, UNDO] and one.actions(ids[2]) == [DRAW]
+    other.game(ids[1], "q" * 22)
+    one.apply(ids[1], "q" * 22, DRAW, 1)
+    stale = other.stage_apply(ids[1], "q" * 22, DRAW, 1)  # other's copy is behind
+    fine = other.stage_apply(ids[2], "r" * 22, DRAW, 1)
+    other.flush()
+    assert one_by_one == [2]
+    assert isinstance(stale.done.exception(timeout=0), StaleVersion)
+    assert fine.done.result(timeout=0) is None and one.actions(ids[2]) == [DRAW, DRAW]
     one.close()
     other.close()
 

@@ -20,7 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tripeaks import migrations
-from tripeaks.store import _LOG, _PLAYED, _WON, Db, Rows, Storage, Unavailable
+from tripeaks.store import _LOG, _PLAYED, _WON, Change, Db, Rows, Storage, Unavailable
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -64,6 +64,43 @@ class _Connection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Rows:
         return self._connection.execute(_sql(sql), parameters)
+
+
+class _Pipelined(_Connection):
+    """A connection in pipeline mode: statements go out without waiting for each answer, and
+    the actions' UPDATEs are counted once the batch's answers are in (PgStore._write)."""
+
+    def __init__(self, connection: psycopg.Connection[Any], pipeline: psycopg.Pipeline) -> None:
+        super().__init__(connection)
+        self.pipeline = pipeline
+        self.moves: list[_Answer] = []
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Answer:
+        return _Answer(super().execute(sql, parameters), self.pipeline)
+
+
+class _Answer:
+    """A pipelined statement's rows: asking how many it changed waits for the answers so far
+    (fetching waits by itself), so code written for one statement at a time reads it right."""
+
+    def __init__(self, rows: Rows, pipeline: psycopg.Pipeline) -> None:
+        self._rows = rows
+        self._pipeline = pipeline
+
+    @property
+    def rowcount(self) -> int:
+        self._pipeline.sync()
+        return self._rows.rowcount
+
+    def fetchone(self) -> Any:
+        return self._rows.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self._rows.fetchall()
+
+
+class _Behind(Exception):
+    """A pipelined batch held an action whose game moved on: it is written again one by one."""
 
 
 def redacted(url: str) -> str:
@@ -133,7 +170,32 @@ class PgStore(Storage):
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
         """The same two statements as one: a round trip less for every action of a commit."""
-        return bool(db.execute(_MOVE_AND_LOG[won], (*row, *logged)).rowcount)
+        rows = db.execute(_MOVE_AND_LOG[won], (*row, *logged))
+        if isinstance(db, _Pipelined):
+            assert isinstance(rows, _Answer)
+            db.moves.append(rows)  # counted once the batch's answers are in
+            return True
+        return bool(rows.rowcount)
+
+    def _write(self, batch: list[Change]) -> list[Change]:
+        """The batch in one transaction in pipeline mode: one round trip for all its statements
+        rather than one each (a statement that reads waits for its answer, as it must). When an
+        action's game moved on elsewhere (another worker wrote it), the transaction is rolled
+        back and the batch written again one statement at a time, which sorts out what moved."""
+        try:
+            with (
+                self._pool.connection() as connection,
+                connection.pipeline() as pipeline,
+                connection.transaction(),
+            ):
+                db = _Pipelined(connection, pipeline)
+                for change in batch:
+                    change.write(db)
+                if not all(answer.rowcount for answer in db.moves):  # the first one syncs
+                    raise _Behind
+        except _Behind:
+            return super()._write(batch)
+        return []
 
     def _is_crossed(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.errors.DeadlockDetected)
