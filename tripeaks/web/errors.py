@@ -186,18 +186,22 @@ class BodyLimit:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replayed(b"".join(chunks), receive), send)
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
         await refuse(scope, receive, send, 413, "body_too_large", connection="close")
+
+
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the body read already to the app, then the client's next messages."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

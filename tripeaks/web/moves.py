@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tripeaks.web import errors
 from tripeaks.web.models import Lang
@@ -71,7 +71,7 @@ class Moves:
             return  # the client went away before its move was read: nothing to do
         arguments = _read(scope, body, model)
         if arguments is None:  # FastAPI says what is wrong, in errors.py's words
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, errors.replayed(body, receive), send)
             return
         scope.update(child)  # the route and its path parameters, as routing would set them
         request = Request(scope, receive)
@@ -120,16 +120,3 @@ async def _body(receive: Receive) -> bytes | None:
         if not message.get("more_body", False):
             break
     return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
