@@ -271,7 +271,9 @@ def print_taps(data: dict[str, Any]) -> None:
             f"16 ms"
             + (
                 f"; the others median {statistics.median(e[2] for e in slow):.0f} ms, longest "
-                f"{max(e[2] for e in slow):.0f} ms"
+                f"{max(e[2] for e in slow):.0f} ms; the handlers (processingEnd - processingStart) "
+                f"median {statistics.median(e[4] - e[3] for e in slow):.1f} ms, p95 "
+                f"{pct([e[4] - e[3] for e in slow], 0.95):.1f} ms"
                 if slow
                 else ""
             )
