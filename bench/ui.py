@@ -217,42 +217,37 @@ def play(
     return data
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+def empty(browser: Any, throttle: float, hold: float, taps: int = 35) -> dict[str, Any]:
+    """The floor: the same probe, throttle and taps on a page with one button and nothing else (no style
+    sheet, no script of its own, a `.pressed` class that changes nothing). What this page takes from the
+    event's timeStamp to its first frame is what no page can take less than on this browser and machine."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, reduced_motion="no-preference"
     )
-    parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
-    parser.add_argument(
-        "--trace",
-        type=Path,
-        metavar="FILE",
-        help="also write a Chrome trace of the play (open it in DevTools' Performance panel)",
+    page = context.new_page()
+    page.set_content(
+        "<!doctype html><meta name=viewport content='width=device-width'>"
+        "<button id=b style='width:200px;height:200px;touch-action:manipulation'>x</button>"
+        "<span id=moves>0</span>"
+        "<script>addEventListener('pointerdown', (e) => e.target.classList.add('pressed'), true);"
+        "addEventListener('click', () => { const m = document.querySelector('#moves');"
+        " m.textContent = String(Number(m.textContent) + 1); }, true);</script>"
     )
-    parser.add_argument(
-        "--hold",
-        type=float,
-        default=80,
-        metavar="MS",
-        help="how long a finger stays down in a tap (default 80; 0: lifted at once, as Playwright's tap)",
-    )
-    args = parser.parse_args()
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        server(Path(tmp) / "bench.db") as base,
-        sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        static, api, files = first_load(browser, base)
-        data = play(browser, base, args.throttle, args.hold, args.trace)
-        browser.close()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.evaluate(PROBE)
+    page.wait_for_timeout(300)
+    x, y = centre(page, "#b")
+    for n in range(1, taps + 1):
+        tap(page, cdp, x, y, hold)
+        page.evaluate(f"window.movesAre('{n}')")
+        page.wait_for_timeout(250)
+    data: dict[str, Any] = page.evaluate("window.bench")
+    context.close()
+    return data
 
-    print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")
-    print(
-        f"First load: {static} bytes static = {static / 1024:.1f} KB (target <= 150 KB); API replies {api} bytes"
-    )
-    for url, n in files[:6]:
-        print(f"  {n:7d}  {url}")
-    print(f"Taps held {args.hold:g} ms")
+
+def print_taps(data: dict[str, Any]) -> None:
     for kind, what in (
         ("pointerdown", "the pressed state"),
         ("click", "a flight begun at the tap"),
@@ -276,11 +271,63 @@ def main() -> None:
             f"16 ms"
             + (
                 f"; the others median {statistics.median(e[2] for e in slow):.0f} ms, longest "
-                f"{max(e[2] for e in slow):.0f} ms"
+                f"{max(e[2] for e in slow):.0f} ms; the handlers (processingEnd - processingStart) "
+                f"median {statistics.median(e[4] - e[3] for e in slow):.1f} ms, p95 "
+                f"{pct([e[4] - e[3] for e in slow], 0.95):.1f} ms"
                 if slow
                 else ""
             )
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="also write a Chrome trace of the play (open it in DevTools' Performance panel)",
+    )
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=80,
+        metavar="MS",
+        help="how long a finger stays down in a tap (default 80; 0: lifted at once, as Playwright's tap)",
+    )
+    parser.add_argument(
+        "--empty",
+        action="store_true",
+        help="also tap an empty page (one button) with the same probe and throttle: the floor no page beats",
+    )
+    args = parser.parse_args()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server(Path(tmp) / "bench.db") as base,
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        static, api, files = first_load(browser, base)
+        data = play(browser, base, args.throttle, args.hold, args.trace)
+        floor = empty(browser, args.throttle, args.hold) if args.empty else None
+        browser.close()
+
+    print(f"Headless Debian chromium, CPU throttled {args.throttle:g}x, 390x844 touch, full motion")
+    print(
+        f"First load: {static} bytes static = {static / 1024:.1f} KB (target <= 150 KB); API replies {api} bytes"
+    )
+    for url, n in files[:6]:
+        print(f"  {n:7d}  {url}")
+    print(f"Taps held {args.hold:g} ms")
+    print_taps(data)
+    if floor is not None:
+        print(
+            "The floor: an empty page (one button, no style sheet), same probe, throttle and taps"
+        )
+        print_taps(floor)
     frames: list[float] = data["frames"]
     longtasks: list[list[float]] = data["longtasks"]
     all_long: list[float] = []
