@@ -84,19 +84,19 @@ class _Answer:
     (fetching waits by itself), so code written for one statement at a time reads it right."""
 
     def __init__(self, rows: Rows, pipeline: psycopg.Pipeline) -> None:
-        self._rows = rows
+        self.rows = rows
         self._pipeline = pipeline
 
     @property
     def rowcount(self) -> int:
-        self._pipeline.sync()
-        return self._rows.rowcount
+        self._pipeline.sync()  # a round trip: for the few statements whose count decides
+        return self.rows.rowcount
 
     def fetchone(self) -> Any:
-        return self._rows.fetchone()
+        return self.rows.fetchone()
 
     def fetchall(self) -> list[Any]:
-        return self._rows.fetchall()
+        return self.rows.fetchall()
 
 
 class _Behind(Exception):
@@ -191,7 +191,8 @@ class PgStore(Storage):
                 db = _Pipelined(connection, pipeline)
                 for change in batch:
                     change.write(db)
-                if not all(answer.rowcount for answer in db.moves):  # the first one syncs
+                pipeline.sync()  # every answer is in: one round trip for the whole batch
+                if not all(answer.rows.rowcount for answer in db.moves):
                     raise _Behind
         except _Behind:
             return super()._write(batch)
