@@ -4,13 +4,17 @@ First ``grade`` on ``--deals`` bench deals a rules (bench/reference.py fixed_cod
 mean milliseconds a deal (the exact verdict and the strategy's plays together; the issue's target is
 a mean under 50 ms; wall and CPU of the thread, as the machine is shared) and how many deals fall in each grade.
 
+``--python`` grades every deal a second time with the strategy's plays in Python (the fallback without
+a C compiler; explain.COMPILED off), right after the compiled plays, and prints both and whether
+every grade agreed: the two side by side in one run.
+
 Then, with ``--validate K``, the fair-hint player (tripeaks/explain.py fair_hint with
 ``--hint-samples`` samples at every move, always playing its move) plays the first K deals of each
 winnable grade to the end, and its win rate per grade is printed with the 95% Wilson interval: the
 grades mean something when the rate falls from Gentle to Hard with no two intervals overlapping.
 Prints figures only; it asserts nothing.
 
-    PYTHONPATH=. python bench/grade.py [--deals 1000] [--validate 40] [--hint-samples 50] [--rules classic]
+    PYTHONPATH=. python bench/grade.py [--deals 1000] [--python] [--validate 40] [--hint-samples 50] [--rules classic]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from tripeaks.game import Game
 from tripeaks.rules import Rules
 from tripeaks.variant import Variant
 
+COMPILED = explain.COMPILED
 WINNABLE = (explain.Grade.GENTLE, explain.Grade.MEDIUM, explain.Grade.HARD)
 
 
@@ -75,26 +80,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validate", type=int, default=0, help="deals a grade for the fair player")
     parser.add_argument("--hint-samples", type=int, default=50)
     parser.add_argument("--rules", choices=["easy", "classic", "both"], default="both")
+    parser.add_argument("--python", action="store_true", help="also time the plays in Python")
     args = parser.parse_args(argv)
     chosen = {"easy": (Rules.EASY,), "classic": (Rules.CLASSIC,)}
     for rules in chosen.get(args.rules, (Rules.EASY, Rules.CLASSIC)):
         variant = Variant(rules).with_options(args.options.upper())
-        times: list[float] = []
-        cpu: list[float] = []
+        paths = {"compiled": COMPILED, "python": False} if args.python else {"": COMPILED}
+        times: dict[str, list[float]] = {path: [] for path in paths}
+        cpu: dict[str, list[float]] = {path: [] for path in paths}
         graded: dict[explain.Grade, list[GameCode]] = {grade: [] for grade in explain.Grade}
+        disagreed = 0
         for code in fixed_codes(args.deals, variant):
-            started, thread = time.perf_counter(), time.thread_time()
-            grade = explain.grade(code)
-            times.append((time.perf_counter() - started) * 1000)
-            cpu.append((time.thread_time() - thread) * 1000)
-            graded[grade].append(code)
+            grades = []
+            for path, compiled in paths.items():
+                explain.COMPILED = compiled
+                started, thread = time.perf_counter(), time.thread_time()
+                grades.append(explain.grade(code))
+                times[path].append((time.perf_counter() - started) * 1000)
+                cpu[path].append((time.thread_time() - thread) * 1000)
+            explain.COMPILED = COMPILED
+            disagreed += len(set(grades)) > 1
+            graded[grades[0]].append(code)
         counts = Counter({grade.value: len(codes) for grade, codes in graded.items()})
+        for path in paths:
+            print(
+                f"{variant.key:6} grade{' ' + path if path else ''}, {args.deals} deals: median"
+                f" {statistics.median(times[path]):.3f} ms  p99 {pct(times[path], 0.99):.3f} ms"
+                f"  mean {statistics.mean(times[path]):.3f} ms (CPU of the thread: median"
+                f" {statistics.median(cpu[path]):.3f}  p99 {pct(cpu[path], 0.99):.3f}"
+                f"  mean {statistics.mean(cpu[path]):.3f} ms)",
+                flush=True,
+            )
         print(
-            f"{variant.key:6} grade, {args.deals} deals: median {statistics.median(times):.1f} ms"
-            f"  p99 {pct(times, 0.99):.1f} ms  mean {statistics.mean(times):.1f} ms (CPU of the thread:"
-            f" median {statistics.median(cpu):.1f}  p99 {pct(cpu, 0.99):.1f}"
-            f"  mean {statistics.mean(cpu):.1f} ms) | "
-            + "  ".join(f"{grade.value} {counts[grade.value]}" for grade in explain.Grade),
+            "    "
+            + "  ".join(f"{grade.value} {counts[grade.value]}" for grade in explain.Grade)
+            + (f" | grades that differ between the paths: {disagreed}" if args.python else ""),
             flush=True,
         )
         if not args.validate:

@@ -257,3 +257,79 @@ def test_a_grade_is_deterministic_and_follows_the_thresholds(rules: Rules) -> No
         )
         assert grade is expected
     assert len(seen) >= 3
+
+
+def test_the_strategy_s_plays_were_compiled() -> None:
+    """CI has a compiler: a grade that silently fell back on Python would cost every new game 3 ms."""
+    assert explain.COMPILED
+
+
+@pytest.mark.parametrize(
+    ("code", "share"),
+    [
+        ("TP1-E-AAAASGV", 1.0),
+        ("TP1-C-AABSGON", 0.755),
+        ("TP1-C-AAJHJUE", 0.0),
+        ("TP1-E-AAAAADV-DJ", 0.7),
+        ("TP1-C-AAABUJH-J", 0.345),
+        ("TP1-E-AAKYMLS-O", 0.715),
+    ],
+)
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_deal_s_win_share_never_changes(
+    code: str, share: float, compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Grades are stored with games and counted in statistics: the shares measured by the Python
+    plays when grades were introduced, pinned for both paths."""
+    monkeypatch.setattr(explain, "COMPILED", compiled and explain.COMPILED)
+    assert explain.win_share(code) == share
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant=variants,
+    number=st.integers(0, CODE_SPACE - 1),
+    seed=st.integers(0, 2**64 - 1),
+    advance=st.integers(0, 2000),
+    plays=st.integers(0, 60),
+)
+def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
+    variant: Variant, number: int, seed: int, advance: int, plays: int
+) -> None:
+    """Play for play, with the ties drawn from the same Mersenne Twister, from any point of its
+    stream (``advance`` words already drawn, so the state's index is anywhere, past a refill too)."""
+    import random
+
+    from tripeaks import _strategy
+    from tripeaks.codes import deal
+
+    cards = deal(GameCode.from_number(number, variant))
+    ranks = bytes(card.rank for card in cards.tableau)
+    stock = bytes(card.rank for card in cards.stock)
+    top = solver.WILD if cards.discard is None else cards.discard.rank
+    rng = random.Random(seed)
+    for _ in range(advance):
+        rng.getrandbits(32)
+    state = rng.getstate()[1]
+    tables = explain._tables(variant.rules)
+    compiled = _strategy.plays_won(ranks, stock, top, *tables, plays, state)
+    assert compiled == explain._plays_won(ranks, stock, top, variant.rules, plays, rng)
+
+
+def test_the_compiled_plays_refuse_malformed_tables() -> None:
+    from tripeaks import _strategy
+
+    fits, covered_by, covers = explain._tables(Rules.EASY)
+    ranks, stock = bytes([1] * 28), bytes([2] * 23)
+    state = tuple([0] * 624 + [624])
+    assert _strategy.plays_won(ranks, stock, 1, fits, covered_by, covers, 0, state) == 0
+    for bad in [
+        (ranks[:27], stock, 1, fits, covered_by, covers, 1, state),
+        (ranks, stock, 14, fits, covered_by, covers, 1, state),
+        (ranks, stock, 1, fits[:-1], covered_by, covers, 1, state),
+        (ranks, stock, 1, fits, covered_by, covers, 1, state[:-1]),
+        (ranks, stock, 1, fits, covered_by, covers, 1, (*state[:-1], 625)),
+        (bytes([14] * 28), stock, 1, fits, covered_by, covers, 1, state),
+    ]:
+        with pytest.raises(ValueError):
+            _strategy.plays_won(*bad)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
@@ -20,6 +21,13 @@ from tripeaks.game import DRAW, Action, ActionKind, Game
 from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
 from tripeaks.rules import Rules
 from tripeaks.variant import Scoring
+
+try:  # the strategy's plays compiled (tripeaks/_strategy.c); the same count in Python without it
+    from tripeaks import _strategy
+
+    COMPILED = True
+except ImportError:  # pragma: no cover - only without a C compiler
+    COMPILED = False
 
 # Where a game was lost ----------------------------------------------------------------------
 
@@ -255,6 +263,15 @@ def _fits_rows(rules: Rules) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(solver.fits(rules, rank, top) for rank in range(14)) for top in range(14))
 
 
+@lru_cache(maxsize=2)
+def _tables(rules: Rules) -> tuple[bytes, bytes, bytes]:
+    """What tripeaks/_strategy.c is handed besides the deal: _fits_rows as 14x14 bytes, and each
+    position's COVERED_BY_MASK and the mask of COVERS as little-endian 32-bit words."""
+    fits = bytes(fit for row in _fits_rows(rules) for fit in row)
+    covers = tuple(sum(1 << q for q in under) for under in COVERS)
+    return fits, struct.pack("<28I", *COVERED_BY_MASK), struct.pack("<28I", *covers)
+
+
 @lru_cache(maxsize=8192)
 def _free(present: int) -> tuple[int, ...]:
     return tuple(
@@ -332,7 +349,12 @@ def win_share(code: GameCode | str, plays: int = PLAYS) -> float:
     stock = bytes(card.rank for card in cards.stock)
     top = solver.WILD if cards.discard is None else cards.discard.rank
     rng = random.Random(_seed(str(code).encode(), 0))
-    return _plays_won(ranks, stock, top, code.rules, plays, rng) / plays
+    if COMPILED:
+        state = rng.getstate()[1]
+        won = _strategy.plays_won(ranks, stock, top, *_tables(code.rules), plays, state)
+    else:
+        won = _plays_won(ranks, stock, top, code.rules, plays, rng)
+    return won / plays
 
 
 def grade(code: GameCode | str) -> Grade:

@@ -1,0 +1,13 @@
+"""The compiled plays of tripeaks/_strategy.c; tripeaks.explain is its only caller."""
+
+def plays_won(
+    ranks: bytes,
+    stock: bytes,
+    top: int,
+    fits: bytes,
+    covered_by: bytes,
+    covers: bytes,
+    plays: int,
+    state: tuple[int, ...],
+    /,
+) -> int: ...
