@@ -29,6 +29,9 @@ It runs each server of ``--config``: SQLite with one worker, PostgreSQL with 1, 
 each step the CPU time an action of the server's processes (the workers, the solver's), of the
 PostgreSQL server's and of this generator, and for the best step each worker's, so that scaling
 past two cores can be projected. The issue's targets are printed beside the figures.
+``--rounds N`` runs the configurations N times in turn and ends with each one's rate in every round,
+their median, and the ratios the targets compare, round by round (a shared machine's speed can
+change by a third between runs minutes apart: compare within a round, and look at the median).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import asyncio
 import gc
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -280,7 +284,7 @@ class Postgres:
 
     url: str
     postmaster: int | None  # None: not on this machine, or not readable; its CPU is not measured
-    throwaway: bool  # our own cluster: a fresh database each configuration
+    throwaway: bool  # our own cluster: a fresh database each configuration (and round)
 
     def database(self, name: str) -> str:
         if not self.throwaway:
@@ -288,6 +292,7 @@ class Postgres:
         import psycopg
 
         with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "tripeaks_{name}"')  # the round before's
             connection.execute(f'CREATE DATABASE "tripeaks_{name}"')
         return urlunsplit(urlsplit(self.url)._replace(path=f"/tripeaks_{name}"))
 
@@ -451,56 +456,109 @@ def closed_loop(args: argparse.Namespace) -> None:
     if unknown:
         raise SystemExit(f"load.py: unknown --config {unknown}; choose from {', '.join(CONFIGS)}")
     steps = [int(n) for n in args.steps.split(",")] if args.steps else None
-    best: dict[str, Step | None] = {}
     print(
         f"Closed loop: no think time; each server first plays {WARM_SERVER:g} s uncounted, then"
         f" each step {args.warmup:g} s warm-up and {args.seconds:g} s counted; the best"
         f" throughput with p99 < {BOUND * 1e3:.0f} ms and 0 errors."
         f" {os.cpu_count()} cores, shared by the generator (this process) and the server."
     )
+    rounds: list[dict[str, Step | None]] = []
     with ExitStack() as stack:
         pg = stack.enter_context(postgres(args.pg)) if any(n != "sqlite" for n in names) else None
         if pg is not None:
             where = "given server" if not pg.throwaway else "throwaway cluster, fsync=on"
             print(f"PostgreSQL: {where}; its CPU {'measured' if pg.postmaster else 'not measured'}")
-        for name in names:
-            config = CONFIGS[name]
-            if config.database == "SQLite":
-                db: Path | str = (
-                    Path(stack.enter_context(tempfile.TemporaryDirectory())) / "load.db"
+        for round_ in range(args.rounds):
+            if args.rounds > 1:
+                print(f"\nRound {round_ + 1} of {args.rounds}")
+            best: dict[str, Step | None] = {}
+            for name in names:
+                best[name] = one_config(name, stack, pg, steps, args, best)
+            rounds.append(best)
+            print("\nSummary (best throughput with p99 < 50 ms and 0 errors):")
+            for name in names:
+                top = best[name]
+                figure = (
+                    f"{top.rate:6.0f}/s at {top.players:3} players, p99 {top.p(0.99) * 1e3:5.2f} ms"
+                    if top
+                    else "   none"
                 )
-                postmaster = None
-            else:
-                assert pg is not None
-                db, postmaster = pg.database(name), pg.postmaster
-            load = os.getloadavg()
-            workers = f"{config.workers} worker" + ("s" if config.workers > 1 else "")
-            print(f"\n{config.database}, {workers} [{name}]")
-            print(HEADER)
-            done = measure(config, db, postmaster, steps, args)
-            best[name] = best_of(done)
-            top = best[name]
-            if top is None:
-                print("  no step had p99 < 50 ms and 0 errors")
-            else:
-                print(
-                    f"  best: {top.rate:.0f} actions/s at {top.players} players"
-                    f" (p50 {top.p(0.5) * 1e3:.2f} ms, p99 {top.p(0.99) * 1e3:.2f} ms, 0 errors)"
-                )
-                print(f"  {_target(name, best)}")
-                print("  CPU µs an action at that step, by process:")
-                print("\n".join(_cpu_lines(top)))
-            after = os.getloadavg()
-            print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f}")
-    print("\nSummary (best throughput with p99 < 50 ms and 0 errors):")
-    for name in names:
-        top = best[name]
-        figure = (
-            f"{top.rate:6.0f}/s at {top.players:3} players, p99 {top.p(0.99) * 1e3:5.2f} ms"
-            if top
-            else "   none"
+                print(f"  {name:6}  {figure}   {_target(name, best)}")
+    if args.rounds > 1:
+        print("\n".join(rounds_summary(names, rounds)))
+
+
+def one_config(
+    name: str,
+    stack: ExitStack,
+    pg: Any,
+    steps: list[int] | None,
+    args: argparse.Namespace,
+    best: dict[str, Step | None],
+) -> Step | None:
+    """One configuration's search, its best step printed with its target (``best`` holds this
+    round's configurations before it, which the targets compare with)."""
+    config = CONFIGS[name]
+    if config.database == "SQLite":
+        db: Path | str = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "load.db"
+        postmaster = None
+    else:
+        assert pg is not None
+        db, postmaster = pg.database(name), pg.postmaster
+    load = os.getloadavg()
+    workers = f"{config.workers} worker" + ("s" if config.workers > 1 else "")
+    print(f"\n{config.database}, {workers} [{name}]")
+    print(HEADER)
+    top = best_of(measure(config, db, postmaster, steps, args))
+    if top is None:
+        print("  no step had p99 < 50 ms and 0 errors")
+    else:
+        print(
+            f"  best: {top.rate:.0f} actions/s at {top.players} players"
+            f" (p50 {top.p(0.5) * 1e3:.2f} ms, p99 {top.p(0.99) * 1e3:.2f} ms, 0 errors)"
         )
-        print(f"  {name:6}  {figure}   {_target(name, best)}")
+        print(f"  {_target(name, {**best, name: top})}")
+        print("  CPU µs an action at that step, by process:")
+        print("\n".join(_cpu_lines(top)))
+    after = os.getloadavg()
+    print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f}")
+    return top
+
+
+RATIOS = {"pg1": ("sqlite", 0.7), "pg2": ("pg1", 1.3)}
+"""The targets that compare two configurations of one round: (the other, the least ratio)."""
+
+
+def rounds_summary(names: list[str], rounds: list[dict[str, Step | None]]) -> list[str]:
+    """Each configuration's best rate in every round and their median; and for the targets that
+    compare two configurations, the ratio in each round (both measured minutes apart, so on the
+    same machine's mood) and how many rounds met it. On a shared machine the rates of one
+    configuration can differ by a third between rounds: the rounds and their median say more than
+    any one of them."""
+
+    def rate(round_: dict[str, Step | None], name: str) -> float:
+        step = round_.get(name)
+        return step.rate if step is not None else 0.0  # none passed: 0, which meets nothing
+
+    lines = [f"\nRounds ({len(rounds)}; best actions/s with p99 < 50 ms and 0 errors):"]
+    for name in names:
+        rates = [rate(r, name) for r in rounds]
+        each = ", ".join(f"{rate:.0f}" for rate in rates)
+        line = f"  {name:6}  {each}   median {statistics.median(rates):.0f}"
+        if name == "sqlite":
+            met = sum(rate >= OLD_SQLITE for rate in rates)
+            line += f"   ≥ {OLD_SQLITE}/s in {met} of {len(rounds)}"
+        if name in RATIOS and RATIOS[name][0] in names:
+            other, least = RATIOS[name]
+            ratios = [rate(r, name) / rate(r, other) if rate(r, other) else 0.0 for r in rounds]
+            met = sum(ratio >= least for ratio in ratios)
+            line += (
+                f"   × {other}: {', '.join(f'{ratio:.2f}' for ratio in ratios)},"
+                f" median {statistics.median(ratios):.2f} (target ≥ {least:g}: met in {met}"
+                f" of {len(rounds)})"
+            )
+        lines.append(line)
+    return lines
 
 
 def main() -> None:
@@ -532,6 +590,9 @@ def main() -> None:
     loop.add_argument("--steps", help="these numbers of players (1,8,20) instead of the search")
     loop.add_argument("--most", type=int, default=256, help="players the doubling stops at")
     loop.add_argument("--refine", type=int, default=2, help="bisections after the doubling")
+    loop.add_argument(
+        "--rounds", type=int, default=1, help="run the configurations this many times, in turn"
+    )
     args = parser.parse_args()
     _event_loop()
     gc.collect()

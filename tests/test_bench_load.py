@@ -141,3 +141,23 @@ def test_the_server_tree_tells_workers_from_their_solvers(tmp_path: Path) -> Non
         top.wait()
     gone = proctimes.sample(parts)
     assert top.pid not in {part.pid for part in gone}
+
+
+def test_rounds_give_each_rate_its_median_and_the_ratios_round_by_round() -> None:
+    def rated(rate: float) -> load.Step:
+        step = made_up(10, 1.0)  # 1000 actions
+        step.seconds = 1000 / rate
+        return step
+
+    rounds: list[dict[str, load.Step | None]] = [
+        {"sqlite": rated(2400), "pg1": rated(2000), "pg2": rated(2800)},
+        {"sqlite": rated(1500), "pg1": rated(1000), "pg2": rated(1400)},
+        {"sqlite": rated(2000), "pg1": rated(1500), "pg2": None},
+    ]
+    lines = load.rounds_summary(["sqlite", "pg1", "pg2"], rounds)
+    sqlite, pg1, pg2 = lines[1:]
+    assert "2400, 1500, 2000   median 2000" in sqlite
+    assert f"≥ {load.OLD_SQLITE}/s in 1 of 3" in sqlite
+    assert "× sqlite: 0.83, 0.67, 0.75, median 0.75 (target ≥ 0.7: met in 2 of 3)" in pg1
+    assert "2800, 1400, 0   median 1400" in pg2  # a round with no passing step counts as 0
+    assert "× pg1: 1.40, 1.40, 0.00, median 1.40 (target ≥ 1.3: met in 2 of 3)" in pg2
