@@ -14,6 +14,8 @@ import { state } from "./state.js";
 // "How to play" comes first and stays open; the other sections open on demand.
 const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "keys", "sources"];
 const KEYS = ["arrows", "enter", "d", "u", "n", "h", "help", "b", "esc"];
+/** The keys of a game's replay (replay.js), which replace the board's while it shows. */
+const REPLAY_KEYS = ["replay_space", "replay_arrows", "replay_esc"];
 const EXAMPLE = "TP1-E-AAAAAAB"; // rules.md §6: its start, and after K♣, A♦ and K♥
 const EXAMPLE_LINE = "play 21,play 19,play 22";
 const VARIANTS = ["open_peaks", "empty_discard", "joker"]; // the New game window's order
@@ -108,10 +110,10 @@ function variantsBody() {
   return [...paragraphs(t("help.variants.body")), ...each, ...paragraphs(t("help.variants.after"))];
 }
 
-function keysTable() {
+function keysTable(keys) {
   const table = h("table");
   const body = table.createTBody();
-  for (const key of KEYS) {
+  for (const key of keys) {
     body.append(h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, t(`web.keys.${key}.key`))), h("td", {}, t(`web.keys.${key}`))));
   }
   return table;
@@ -154,7 +156,7 @@ async function build() {
     example: [...paragraphs(t("help.example.body")), ...after, ...paragraphs(t("help.example.after"))],
     scoring: scoringBody(state.rules),
     variants: variantsBody(),
-    keys: [...paragraphs(t("help.keys.body")), keysTable()],
+    keys: [...paragraphs(t("help.keys.body")), keysTable(KEYS), ...paragraphs(t("help.keys.replay")), keysTable(REPLAY_KEYS)],
   };
   const more = SECTIONS.map((name) => disclosure(name, bodies[name] || paragraphs(t(`help.${name}.body`))));
   $("#help-body").replaceChildren(howto, h("p", { className: "help-text help-open" }, t("help.open")), ...more);
