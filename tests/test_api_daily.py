@@ -315,8 +315,12 @@ def test_the_board_orders_by_score_then_moves_then_the_servers_time(
         assert row["rank"] == 1 + sum(key(other) < key(row["name"]) for other in plays)
     assert key("fast") < key("slow") and key("fast") == key("again")  # time decides, or ties
     assert board["players"] == 4 and board["best_score"] == solver.solve(deal.code).final_score
-    me = board["me"]  # the last player: "again"
-    assert me["name"] == "again" and me["rank"] == 1 and me["finished"] and me["won"]
+    # The day's deal is random: on some, the greedy line scores as the best one in as few moves, and
+    # its quicker taps put it ahead. The last player, "again", is first but for that.
+    me = board["me"]
+    ahead = sum(key(other) < key("again") for other in plays)
+    assert ahead == (key("greedy") < key("fast"))
+    assert me["name"] == "again" and me["rank"] == 1 + ahead and me["finished"] and me["won"]
     assert me["peaks"] == [True, True, True]
     won = Game.replay(deal.code, best)
     assert me["longest_streak"] == won.longest_streak
