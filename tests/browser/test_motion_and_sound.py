@@ -368,3 +368,62 @@ def test_every_sound_is_short_clean_and_its_own(new_page):
     pitch = {name: figures[name]["pitch"] for name in figures}
     assert pitch["turn"] > pitch["draw"] > pitch["place"] > pitch["refused"], pitch
     assert figures["win"]["end"] > figures["peak"]["end"] > figures["draw"]["end"]
+
+
+RECORD_READIED = """() => {
+  window.recorded = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    window.recorded.push({ frames: JSON.stringify(frames), readied: this.dataset.readied || "" });
+    return animate.call(this, frames, options);
+  };
+}"""
+
+
+def test_a_press_on_a_playable_card_makes_its_ghost_which_the_click_flies(new_page):
+    """The flight's copy is made between the finger's down and its click, hidden, so the click's frame only
+    starts an animation; a press that ends in no click leaves nothing once the next state comes."""
+    page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844)
+    page.evaluate(RECORD_READIED)
+    line = winning_line(WIN_CODE)
+    layer = page.locator(".motion-layer > .ghost")
+
+    def press(target: object) -> None:
+        box = target.bounding_box()  # type: ignore[attr-defined]
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+
+    # a card the state does not list as playable gets none
+    press(page.locator("#tableau").get_by_role("button", name="hidden card").first)
+    page.wait_for_timeout(100)
+    expect(layer).to_have_count(0)
+    page.mouse.up()
+    expect(page.locator("#toast")).to_have_text("This card is locked")
+    settle(page)
+
+    # a playable one: a hidden ghost, not the card's back, drawn where the discard is
+    target = card(page, name_at(WIN_CODE, [], line[0].pos))  # type: ignore[arg-type]
+    press(target)
+    expect(layer).to_have_count(1)
+    assert layer.evaluate("(g) => getComputedStyle(g).visibility") == "hidden"
+    assert "back" not in (layer.get_attribute("class") or "")
+    at, discard = layer.bounding_box(), page.locator("#discard").bounding_box()
+    assert at and discard and abs(at["x"] - discard["x"]) < 1 and abs(at["y"] - discard["y"]) < 1
+    layer.evaluate("(g) => { g.dataset.readied = 'yes'; }")
+    page.mouse.up()  # the click: that very ghost flies
+    expect(moves(page)).to_have_text("1")
+    settle(page)
+    flights = [k for k in recorded(page) if "translate(" in k["frames"]]
+    assert flights and flights[0]["readied"] == "yes", flights
+    expect(page.locator(".motion-layer > *")).to_have_count(0)
+
+    # pressed, then the finger slides off: no click, and the next state takes the hidden ghost away
+    press(card(page, name_at(WIN_CODE, line[:1], line[1].pos)))  # type: ignore[arg-type]
+    expect(layer).to_have_count(1)
+    page.mouse.move(5, 5)
+    page.mouse.up()
+    expect(moves(page)).to_have_text("1")
+    stock(page).click()
+    expect(moves(page)).to_have_text("2")
+    settle(page)
+    expect(page.locator(".motion-layer > *")).to_have_count(0)

@@ -101,6 +101,28 @@ function turnOver(el, { delay = 0, down = false, face = null } = {}) {
 // ---- A tap felt at once ---------------------------------------------------------------------
 
 let pending = null; // a play shown before the server answered: {pos, ghost, card, animation, landed}
+let readied = null; // the ghost of the card under the finger, made before its click: {el, ghost, b}
+
+/** After a finger's (or the mouse's) down on a card the last state lists in `playable`: its flight's
+ * ghost, made and hidden, so that the click's frame only shows it and starts its animation (the copy's
+ * style and layout are done in a frame between the down and the click). Whatever the click does, the
+ * next down or the next state drops it. */
+function ready(el) {
+  dropReady();
+  const game = state.game;
+  if (still() || pending || !game || game.status !== "playing") return;
+  if (!game.playable.includes(Number(el.dataset.pos))) return;
+  const b = rectOf(document.getElementById("discard"));
+  if (!b || !rectOf(el)) return;
+  const g = ghost(b, el);
+  g.style.visibility = "hidden";
+  readied = { el, ghost: g, b };
+}
+
+function dropReady() {
+  if (readied) readied.ghost.remove();
+  readied = null;
+}
 
 /** Start the flight of the card at `pos` before the server answers (the last state listed it in
  * `playable`). The reply confirms it (render adopts the flight) or puts it back (settle(false)). */
@@ -109,8 +131,13 @@ export function launch(pos, discard) {
   const el = cards[pos];
   const a = rectOf(el);
   const b = rectOf(discard);
+  const r = readied;
+  readied = null;
+  const made = r && b && r.el === el && r.b.left === b.left && r.b.top === b.top && r.b.width === b.width;
+  if (r && !made) r.ghost.remove();
   if (!a || !b) return false;
-  const g = ghost(b, el);
+  const g = made ? r.ghost : ghost(b, el);
+  g.style.visibility = "";
   el.style.opacity = "0";
   const animation = g.animate(flightFrames(a, b), { duration: FLIGHT, easing: EASE, fill: "forwards" });
   pending = { pos, ghost: g, el, animation, under: null };
@@ -169,6 +196,7 @@ export function settle(confirmed) {
 
 /** Before the reply is painted: what the cards looked like and where they were. */
 export function capture(turn, place, discard) {
+  dropReady(); // made from the state before: the card may have gone, or turned
   if (!turn || still()) return null;
   const source = place(turn.from, turn.pos);
   return {
@@ -335,6 +363,10 @@ addEventListener(
   (event) => {
     const el = event.target.closest && event.target.closest(pressable);
     if (el && !el.disabled) el.classList.add("pressed");
+    // once the pressed state's frame is made, so as not to slow it (a quick tap's click may come first)
+    if (el && el.dataset.pos !== undefined && !state.replay) {
+      requestAnimationFrame(() => setTimeout(() => ready(el), 0));
+    }
   },
   true,
 );
