@@ -396,6 +396,10 @@ def _cpu_lines(step: Step) -> list[str]:
     return lines
 
 
+RATIOS = {"pg1": ("sqlite", 0.7), "pg2": ("pg1", 1.3)}
+"""The targets that compare two configurations of one round: (the other, the least ratio)."""
+
+
 def _target(name: str, best: dict[str, Step | None]) -> str:
     def judged(goal: float) -> str:
         step = best.get(name)
@@ -404,19 +408,17 @@ def _target(name: str, best: dict[str, Step | None]) -> str:
 
     if name == "sqlite":
         return f"target ≥ {OLD_SQLITE}/s, the figure before (20 players, p99 13.5 ms): {judged(OLD_SQLITE)}"
+    if name not in RATIOS:
+        return "no target (for projecting past two cores)"
+    other, least = RATIOS[name]
+    what = "within 30% of SQLite" if name == "pg1" else f"≥ {least:g} × 1 worker"
+    step = best.get(other)
+    if step is None:
+        return f"target: {what} (not measured in this run)"
+    goal = least * step.rate
     if name == "pg1":
-        sqlite = best.get("sqlite")
-        if sqlite is None:
-            return "target: within 30% of SQLite (not measured in this run)"
-        return (
-            f"target within 30% of SQLite: ≥ {0.7 * sqlite.rate:.0f}/s: {judged(0.7 * sqlite.rate)}"
-        )
-    if name == "pg2":
-        one = best.get("pg1")
-        if one is None:
-            return "target: ≥ 1.3 × 1 worker (not measured in this run)"
-        return f"target ≥ 1.3 × 1 worker = {1.3 * one.rate:.0f}/s: {judged(1.3 * one.rate)}"
-    return "no target (for projecting past two cores)"
+        return f"target {what}: ≥ {goal:.0f}/s: {judged(goal)}"
+    return f"target {what} = {goal:.0f}/s: {judged(goal)}"
 
 
 def measure(
@@ -523,10 +525,6 @@ def one_config(
     after = os.getloadavg()
     print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f}")
     return top
-
-
-RATIOS = {"pg1": ("sqlite", 0.7), "pg2": ("pg1", 1.3)}
-"""The targets that compare two configurations of one round: (the other, the least ratio)."""
 
 
 def rounds_summary(names: list[str], rounds: list[dict[str, Step | None]]) -> list[str]:

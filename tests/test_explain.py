@@ -5,6 +5,7 @@ the answers table the module itself uses."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripeaks import explain, solver
-from tripeaks.codes import CODE_SPACE, Deal, GameCode
+from tripeaks.codes import CODE_SPACE, Deal, GameCode, deal
 from tripeaks.game import DRAW, UNDO, Action, Game
 from tripeaks.rules import Rules
 from tripeaks.variant import Scoring, Variant
@@ -298,10 +299,8 @@ def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
 ) -> None:
     """Play for play, with the ties drawn from the same Mersenne Twister, from any point of its
     stream (``advance`` words already drawn, so the state's index is anywhere, past a refill too)."""
-    import random
-
+    # imported here: without a compiler only the tests that need it fail
     from tripeaks import _strategy
-    from tripeaks.codes import deal
 
     cards = deal(GameCode.from_number(number, variant))
     ranks = bytes(card.rank for card in cards.tableau)

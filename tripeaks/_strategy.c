@@ -118,15 +118,8 @@ static int best_plays(const Table *s, uint32_t present, uint32_t free, int top, 
     int best = -1, count = 0;
     for (; fitting; fitting &= fitting - 1) {
         int p = lowest(fitting);
-        uint32_t bit = 1u << p, after = present & ~bit;
-        int value = 0;
-        for (uint32_t under = s->covers[p]; under; under &= under - 1) {
-            int q = lowest(under);
-            if ((after >> q & 1u) && !(after & s->covered_by[q])) {
-                value = 2;
-                break;
-            }
-        }
+        uint32_t bit = 1u << p;
+        int value = after_play(s, present, free, p) & ~free ? 2 : 0; /* it turns a card face up */
         if (free & ~bit & s->fit_mask[s->rank[p]])
             value += 1;
         if (value > best) {
@@ -139,12 +132,11 @@ static int best_plays(const Table *s, uint32_t present, uint32_t free, int top, 
     return count;
 }
 
-static int read_masks(const Py_buffer *buffer, uint32_t out[CARDS]) {
+static void read_masks(const Py_buffer *buffer, uint32_t out[CARDS]) {
     const unsigned char *b = buffer->buf;
     for (int p = 0; p < CARDS; p++)
         out[p] = (uint32_t)b[4 * p] | (uint32_t)b[4 * p + 1] << 8 | (uint32_t)b[4 * p + 2] << 16 |
                  (uint32_t)b[4 * p + 3] << 24;
-    return 0;
 }
 
 static PyObject *plays_won(PyObject *self, PyObject *args) {

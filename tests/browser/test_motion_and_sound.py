@@ -28,7 +28,9 @@ RECORD = """() => {
   window.recorded = [];
   const animate = Element.prototype.animate;
   Element.prototype.animate = function (frames, options) {
-    window.recorded.push({ cls: String(this.className), frames: JSON.stringify(frames) });
+    window.recorded.push({
+      cls: String(this.className), frames: JSON.stringify(frames), readied: (this.dataset && this.dataset.readied) || "",
+    });
     return animate.call(this, frames, options);
   };
 }"""
@@ -370,21 +372,11 @@ def test_every_sound_is_short_clean_and_its_own(new_page):
     assert figures["win"]["end"] > figures["peak"]["end"] > figures["draw"]["end"]
 
 
-RECORD_READIED = """() => {
-  window.recorded = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (frames, options) {
-    window.recorded.push({ frames: JSON.stringify(frames), readied: this.dataset.readied || "" });
-    return animate.call(this, frames, options);
-  };
-}"""
-
-
 def test_a_press_on_a_playable_card_makes_its_ghost_which_the_click_flies(new_page):
     """The flight's copy is made between the finger's down and its click, hidden, so the click's frame only
     starts an animation; a press that ends in no click leaves nothing once the next state comes."""
     page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844)
-    page.evaluate(RECORD_READIED)
+    page.evaluate(RECORD)
     line = winning_line(WIN_CODE)
     layer = page.locator(".motion-layer > .ghost")
 

@@ -15,3 +15,11 @@ export function h(tag, props = {}, ...children) {
 }
 
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+
+/** Resolves once the next frame has been made (or after 100 ms, for a page not being drawn). */
+export function afterFrame() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}

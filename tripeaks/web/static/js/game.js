@@ -6,7 +6,7 @@ import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
 import { buzz } from "./sound.js";
 import { closeDialog, confirm, randomDeal, showWin } from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, afterFrame } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, longDay, t } from "./i18n.js";
 import { labelKeys } from "./keys.js";
@@ -138,13 +138,6 @@ export const play = (pos) => {
   return queued(() => (flying ? afterFrame() : Promise.resolve()).then(() => act("play", { pos })));
 };
 
-/** Resolves once the next frame has been made (or after 100 ms, for a page not being drawn). */
-function afterFrame() {
-  return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-    setTimeout(resolve, 100);
-  });
-}
 export const draw = () => queued(() => act("draw"));
 export const undo = () => queued(() => state.game && state.game.can_undo && act("undo"));
 

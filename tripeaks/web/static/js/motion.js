@@ -4,7 +4,7 @@
 // state puts them and the focus, the names and the tests see the state at once. Under
 // prefers-reduced-motion nothing moves: every change is instant.
 
-import { h, reducedMotion } from "./dom.js";
+import { afterFrame, h, reducedMotion } from "./dom.js";
 import { cards, isWide, paintFace, placeOf } from "./board.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
@@ -365,7 +365,7 @@ addEventListener(
     if (el && !el.disabled) el.classList.add("pressed");
     // once the pressed state's frame is made, so as not to slow it (a quick tap's click may come first)
     if (el && el.dataset.pos !== undefined && !state.replay) {
-      requestAnimationFrame(() => setTimeout(() => ready(el), 0));
+      afterFrame().then(() => ready(el));
     }
   },
   true,
