@@ -6,6 +6,7 @@ animation is recorded (Element.animate) so that a test can say which kinds ran; 
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -239,7 +240,7 @@ def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again
     expect(page.locator("#dlg-confirm")).to_be_hidden()
     expect(moves(page)).to_have_text("0")
     expect(page.locator("#code")).not_to_have_text(WIN_CODE)
-    expect(page.locator("#code")).to_have_text(__import__("re").compile(r"^TP1-E-"))
+    expect(page.locator("#code")).to_have_text(re.compile(r"^TP1-E-"))
     settle(page)
     dealt = recorded(page)
     assert sum(1 for k in dealt if "translate(" in k["frames"]) >= 28
@@ -284,7 +285,7 @@ def test_the_stuck_notice_offers_undo_then_the_same_deal_then_a_new_game(new_pag
     buttons = notice.get_by_role("button")
     # an undo can still save it: where it was lost is shown only when asked (test_explain_page.py)
     expect(buttons).to_have_text(["Undo", "Where was it lost?", "Same deal again", "New game"])
-    expect(buttons.first).to_have_class(__import__("re").compile(r"\bprimary\b"))
+    expect(buttons.first).to_have_class(re.compile(r"\bprimary\b"))
     notice.get_by_role("button", name="Same deal again").click()
     page.locator("#dlg-confirm").get_by_role("button", name="Start a new game").click()
     expect(moves(page)).to_have_text("0")
@@ -419,3 +420,89 @@ def test_a_press_on_a_playable_card_makes_its_ghost_which_the_click_flies(new_pa
     expect(moves(page)).to_have_text("2")
     settle(page)
     expect(page.locator(".motion-layer > *")).to_have_count(0)
+
+
+# Every card of #tableau that gained the class "unshown" (its face not drawn while it is dealt), and
+# every one that has it now
+WATCH_UNSHOWN = """() => {
+  window.unshown = new Set();
+  new MutationObserver((changes) => {
+    for (const c of changes) if (c.target.classList.contains("unshown")) window.unshown.add(c.target.dataset.pos);
+  }).observe(document.querySelector("#tableau"), { subtree: true, attributes: true, attributeFilter: ["class"] });
+}"""
+
+
+def test_near_a_win_the_cascade_comes_early_and_play_again_closes_the_window_at_the_tap(new_page):
+    """Work kept out of the animations' frames (docs/ui.md, "Long tasks"): the cascade's module is fetched
+    a few cards before the win; Play again closes the result window at the tap and opens it again when no
+    deal comes; a deal draws the face of each card dealt face up only once it starts turning."""
+    page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844)
+    line = winning_line(WIN_CODE)
+    done: list[Action] = []
+    fetched: list[int] = []  # how many actions were done when cascade.js was asked for
+    page.on(
+        "request",
+        lambda r: fetched.append(len(done)) if r.url.endswith("/static/js/cascade.js") else None,
+    )
+    left = page.locator("#tableau .card:not([hidden])")
+    near = None
+    for action in line[:-1]:
+        do(page, WIN_CODE, done, action)
+        if near is None and left.count() <= 3:
+            near = len(done)
+        if near is None:
+            assert fetched == [], f"cascade.js fetched with {left.count()} cards on the table"
+    assert near is not None and near < len(line)
+    deadline = time.monotonic() + 10
+    while not fetched:
+        assert time.monotonic() < deadline, "cascade.js was not fetched near the win"
+        page.wait_for_timeout(50)
+    assert fetched[0] >= near and fetched[0] < len(line), (fetched, near)
+
+    do(page, WIN_CODE, done, line[-1])
+    expect(page.locator("body[data-celebrating]")).to_have_count(1)
+    assert len(fetched) == 1  # the win used the module already there
+    page.mouse.click(20, 120)  # skips the cascade
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible()
+
+    # no deal found: the window, closed at the tap, opens again and the server's sentence is shown
+    refused = {"error": {"reason": "busy", "message": "No deal came this time."}}
+    new_games = re.compile(r"/api/games\?")
+    page.route(
+        new_games,
+        lambda route: (
+            route.fulfill(status=503, json=refused)
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.evaluate(
+        """() => { window.closedAt = null; const d = document.querySelector('#dlg-win');
+        d.addEventListener('close', () => { window.closedAt = window.closedAt ?? performance.now(); }); }"""
+    )
+    win.get_by_role("button", name="Play again").click()
+    expect(page.locator("#toast")).to_have_text("No deal came this time.")
+    expect(win).to_be_visible()
+    assert page.evaluate("window.closedAt") is not None
+    expect(moves(page)).to_have_text(str(len(line)))
+
+    # a deal that comes: the window is closed, and the faces of the cards dealt face up come as they turn
+    page.unroute(new_games)
+    page.evaluate(WATCH_UNSHOWN)
+    win.get_by_role("button", name="Play again").click()
+    expect(win).to_be_hidden()
+    expect(moves(page)).to_have_text("0")
+    settle(page)
+    expect(page.locator("#tableau .card.unshown")).to_have_count(0)
+    face_up = page.locator("#tableau .card:not(.back):not([hidden])")
+    expect(face_up).to_have_count(10)
+    positions = face_up.evaluate_all("(cards) => cards.map((c) => c.dataset.pos).sort()")
+    assert sorted(page.evaluate("[...window.unshown]")) == positions
+    # their faces are drawn now (each index has a box), and the icons and figures drawn from the page's
+    # symbols (not displayed themselves) have their shapes
+    assert face_up.evaluate_all(
+        "(cards) => cards.every((c) => c.querySelector('.idx .r').getClientRects().length)"
+    )
+    assert page.evaluate("document.querySelector('#undo use').getBBox().width") > 0
+    assert page.evaluate("getComputedStyle(document.querySelector('svg.defs')).display") == "none"

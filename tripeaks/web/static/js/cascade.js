@@ -231,44 +231,86 @@ const courtKey = (card) => {
   return `${rank} ${getComputedStyle(card).color}`;
 };
 
-/** The court figures among the cards, one picture per figure and colour, decoded before the first throw. */
-async function courtPictures(sources) {
-  const wanted = new Map(); // key -> [rank, colour]
-  const probe = h("div", { className: "cascade-host" });
-  motionLayer().append(probe);
-  for (const [el] of sources) {
-    if (!el.querySelector(".court-art")) continue;
-    const card = h("div", { className: el.className });
-    probe.append(card);
-    const use = el.querySelector("use");
-    const rank = Number((use.getAttribute("href") || "").replace("#f-", ""));
-    const colour = getComputedStyle(card).color;
-    wanted.set(`${rank} ${colour}`, [rank, colour]);
-  }
+const idle = window.requestIdleCallback || ((run) => setTimeout(run, 50));
+
+/** The colours the figures are drawn with besides the suit's, as a style attribute. */
+function figureColours() {
   const root = getComputedStyle(document.documentElement);
-  const figure = ["gold", "skin", "hair", "fur", "ink", "lip"]
+  return ["gold", "skin", "hair", "fur", "ink", "lip"]
     .map((name) => `--fig-${name}:${root.getPropertyValue(`--fig-${name}`).trim()}`)
     .join(";");
+}
+
+/** The text colour of cards of these classes, laid out together (one style for all) and read. */
+function coloursOf(classNames) {
+  const probe = h("div", { className: "cascade-host" });
+  const cards = classNames.map((className) => h("div", { className }));
+  probe.append(...cards);
+  motionLayer().append(probe);
+  const colours = cards.map((card) => getComputedStyle(card).color);
   probe.remove();
+  return colours;
+}
+
+// "rank colour figure-colours" -> the promise of its decoded picture (null if it could not be made). Kept
+// for the page's later wins; a change of theme or deck changes the key, and makes new ones.
+const figures = new Map();
+function figure(rank, colour, look) {
+  const key = `${rank} ${colour} ${look}`;
+  if (!figures.has(key)) figures.set(key, decoded(rank, colour, look));
+  return figures.get(key);
+}
+
+async function decoded(rank, colour, look) {
+  const symbol = document.getElementById(`f-${rank}`);
+  if (!symbol) return null;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 52" width="160" height="208" ` +
+    `style="color:${colour};${look}">${symbol.innerHTML}</svg>`;
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  try {
+    await image.decode();
+    return image;
+  } catch {
+    return null; // drawn without its figure: the card's corner still says what it is
+  }
+}
+
+/** The court figures among the cards, one picture per figure and colour, decoded before the first throw. */
+async function courtPictures(sources) {
+  const courts = sources.map(([el]) => el).filter((el) => el.querySelector(".court-art"));
+  const colours = coloursOf(courts.map((el) => el.className));
+  const look = figureColours();
   const pictures = new Map();
   await Promise.all(
-    [...wanted].map(async ([key, [rank, colour]]) => {
-      const symbol = document.getElementById(`f-${rank}`);
-      if (!symbol) return;
-      const svg =
-        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 52" width="160" height="208" ` +
-        `style="color:${colour};${figure}">${symbol.innerHTML}</svg>`;
-      const image = new Image();
-      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-      try {
-        await image.decode();
-        pictures.set(key, image);
-      } catch {
-        // drawn without its figure: the card's corner still says what it is
-      }
+    courts.map(async (el, i) => {
+      const rank = Number((el.querySelector("use").getAttribute("href") || "").replace("#f-", ""));
+      const key = `${rank} ${colours[i]}`;
+      if (pictures.has(key)) return;
+      pictures.set(key, null);
+      pictures.set(key, await figure(rank, colours[i], look));
     }),
   );
   return pictures;
+}
+
+let prepared = false;
+/** A few cards before a win (celebrate.js): every suit colour's figures made ahead, one an idle moment, so
+ * that the win's first frames do not make them. */
+export function prepare() {
+  if (prepared) return;
+  prepared = true;
+  idle(() => {
+    const look = figureColours();
+    const colours = [...new Set(coloursOf(["card s-c", "card s-d", "card s-h", "card s-s"]))];
+    const todo = [11, 12, 13].flatMap((rank) => colours.map((colour) => [rank, colour]));
+    const next = () => {
+      const item = todo.shift();
+      if (item) figure(item[0], item[1], look).then(() => idle(next));
+    };
+    next();
+  });
 }
 
 // ---- The throw ----------------------------------------------------------------------------------

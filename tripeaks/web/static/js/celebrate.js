@@ -3,7 +3,7 @@
 // of bouncing cards before the result window. Every number shown is the server's.
 
 import { cards, paintFace, placeOf } from "./board.js";
-import { $, h } from "./dom.js";
+import { $, afterFrame, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
 import { sound } from "./sound.js";
@@ -134,6 +134,16 @@ export function remember(game, turn) {
   if (!turn) return;
   if (turn.kind === "play") removed.set(turn.pos, turn.card);
   else if (turn.undone === "play") removed.delete(turn.pos);
+  if (game.status === "playing" && game.tableau.filter((slot) => slot.slot !== "removed").length <= NEAR) nearWin();
+}
+
+// A few cards from a win, the cascade's module is fetched and its court figures made, while the page is
+// idle: compiled at the win, in the frame the last card lands, they made one long task of it.
+const NEAR = 3;
+let cascadeModule = null; // its import, once; tried again at the next win if it failed
+const loadCascade = () => (cascadeModule ||= import("./cascade.js").catch(() => (cascadeModule = null)));
+function nearWin() {
+  if (!still()) loadCascade().then((module) => module && module.prepare());
 }
 
 const rowOf = (pos) => (state.layout.find((p) => p.pos === pos) || { row: 9 }).row;
@@ -157,7 +167,9 @@ const pause = (ms) => motionLayer().animate([{ opacity: 1 }, { opacity: 1 }], { 
 export async function celebrate() {
   if (still()) return;
   const moment = pause(750);
-  const module = await import("./cascade.js").catch(() => null);
+  // the cascade's setup reads styles: after the last move's frame, so that it does not lay that out again
+  await afterFrame();
+  const module = await loadCascade();
   if (!module) return moment.finished.catch(() => {});
   // the cards this page saw played, thrown from the places they were played from, top rows first
   const positions = [...removed.keys()].sort((x, y) => rowOf(x) - rowOf(y) || x - y);

@@ -34,7 +34,9 @@ function accept(game, { animate = false, again = false } = {}) {
   if (guide) guide.followGuide();
   if (news && game.status === "won") {
     // the reply to the winning move: the celebration first (celebrate.js), then the result window
-    (animate ? celebrate() : Promise.resolve()).then(() => {
+    // the window opens a frame after the cascade ends: in the cascade's last frame, opening a modal window
+    // (which restyles the whole page) made one task of both
+    (animate ? celebrate().then(afterFrame) : Promise.resolve()).then(() => {
       if (state.game && state.game.id === game.id && state.game.status === "won") showWin(animate);
     });
   }
@@ -218,7 +220,10 @@ export async function startGame(body, path = "/api/games", day = null) {
   accept(data);
   deal($("#stock"), data);
   announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
-  focusBoard(firstControl(data));
+  // Focusing a card lays the new board out at once (a size container's cards are styled in its layout);
+  // once the deal's first frame has done that, the focus costs nothing, and that frame waits on one layout.
+  await afterFrame();
+  if (state.game && state.game.id === data.id) focusBoard(firstControl(data));
   return null;
 }
 
@@ -268,7 +273,12 @@ document.addEventListener("click", (event) => {
     button.dataset.again === "same"
       ? { code: state.game.code }
       : { rules: state.game.rules, ...randomDeal(), ...state.game.variant };
+  // The result window closes at the tap, not in the frame the new deal flies in: closing a modal window
+  // restyles the whole page, and that frame has the new board to lay out. It opens again if no deal comes.
+  const fromWin = Boolean(button.closest("#dlg-win"));
+  if (fromWin) closeDialog($("#dlg-win"));
   startGame(body).then((error) => {
+    if (fromWin && error !== null && state.game && state.game.status === "won") showWin();
     if (error) {
       toast(error, 4000); // no deal of the difficulty found this time, say: the server's sentence
       announce(error);

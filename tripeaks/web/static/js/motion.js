@@ -311,7 +311,12 @@ export function deal(stock, game) {
     } else {
       // a face-up card travels as its back, then turns over where it lands
       const g = ghost(r);
-      el.classList.add("turning");
+      el.classList.add("turning", "unshown");
+      // its face is neither styled nor laid out until it starts turning (face down till then): the deal's
+      // first frame lays out backs only, and the ten faces come one a frame as their turns begin
+      const unseen = new Animation(new KeyframeEffect(null, [], { duration: delay + flight }), document.timeline);
+      unseen.play();
+      animations.push(track(unseen, () => el.classList.remove("unshown")));
       const flip = { duration: 220, delay: delay + flight, easing: "ease-in-out", fill: "both" };
       const total = flight + flip.duration;
       const path = flightFrames(s, r, { spin: [0, 0] }).map((f) => ({ ...f, offset: (f.offset * flight) / total }));
