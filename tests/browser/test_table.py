@@ -4,6 +4,7 @@ button stays on screen, the menu, the hint against the focus ring, and the looks
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -405,3 +406,47 @@ def test_every_toolbar_label_stands_on_one_line(new_page, lang, width, height):
         assert x["inside"], x  # and within its button
     right = page.evaluate("document.querySelector('#tools').getBoundingClientRect().right")
     assert right <= width, right
+
+
+GEOMETRY = """() => [...document.querySelectorAll('#board, #tableau .card, #stock, #discard, .notices')]
+  .map((el) => { const r = el.getBoundingClientRect();
+    return [el.id || el.dataset.pos, ...[r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10)]; })"""
+
+
+def test_a_turned_phone_lays_the_board_out_as_a_phone_opened_that_way(new_page):
+    """The table's size and shape come from board.js (not a CSS size container, which had every card's
+    style resolved inside the table's layout): turning the phone must give the very layout of a page
+    opened at the new size, both ways, with the piles beside the peaks only on the wide table."""
+    page = new_page(code=EXAMPLE_CODE, width=390, height=844, touch=True)
+    upright = page.evaluate(GEOMETRY)
+    table = page.locator("#table")
+    expect(table).to_have_class(re.compile(r"\bupright\b"))
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('#table')).containerType")
+        == "normal"
+    )
+    page.set_viewport_size({"width": 844, "height": 390})
+    expect(table).to_have_class(re.compile(r"\bside\b"))
+    expect(table).not_to_have_class(re.compile(r"\bupright\b"))
+    turned = page.evaluate(GEOMETRY)
+    opened = new_page(code=EXAMPLE_CODE, width=844, height=390, touch=True).evaluate(GEOMETRY)
+    assert turned == opened
+    piles, peaks = boxes(page, "#stock")[0], boxes(page, "#tableau")[0]
+    assert piles[0] >= peaks[2], "on a phone on its side the stock stands beside the peaks"
+    width, height = page.evaluate(
+        "[getComputedStyle(document.querySelector('#table')).getPropertyValue('--tw'),"
+        " getComputedStyle(document.querySelector('#table')).getPropertyValue('--th')]"
+    )
+    box = page.evaluate(
+        "(() => { const t = document.querySelector('#table');"
+        " return [t.clientWidth, t.clientHeight]; })()"
+    )
+    assert (
+        abs(float(width.removesuffix("px")) - box[0]) < 1
+        and abs(float(height.removesuffix("px")) - box[1]) < 1
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(table).to_have_class(re.compile(r"\bupright\b"))
+    assert page.evaluate(GEOMETRY) == upright
+    piles, peaks = boxes(page, "#stock")[0], boxes(page, "#tableau")[0]
+    assert piles[1] >= peaks[3], "upright, the stock is under the peaks"

@@ -22,11 +22,32 @@ export function build(layout) {
     places = measure(); // layout is clean here: this read costs nothing
     for (const entry of entries) {
       const width = entry.borderBoxSize[0].inlineSize;
-      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
+      if (entry.target.id === "table") {
+        // the board is sized anew: its places are measured when next asked for (or at its own resize)
+        shapeTable(entry.target, entry.contentBoxSize[0]);
+        places = null;
+      } else if (entry.target.id === "tableau") wideFaces(cards, width / cols);
       else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
     }
   });
   for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
+}
+
+// The table's size and shape, for app.css to size the board from: what a CSS size container would give,
+// written once per change of size. As a container, the table had its cards' styles resolved inside its
+// layout at every change, which doubled the layout time of a game (docs/ui.md, "Long tasks").
+function shapeTable(table, { inlineSize: width, blockSize: height }) {
+  table.style.setProperty("--tw", `${width}px`);
+  table.style.setProperty("--th", `${height}px`);
+  const shape = {
+    upright: width <= height,
+    landscape: width >= height,
+    tall: width <= height * 0.6,
+    short: height <= 560,
+    side: width >= height * 2.4,
+    narrow: width <= 480,
+  };
+  for (const [name, on] of Object.entries(shape)) table.classList.toggle(name, on);
 }
 
 // A card's face has two looks, small and large (.wide-card: app.css), chosen by its width: set here once

@@ -220,8 +220,8 @@ export async function startGame(body, path = "/api/games", day = null) {
   accept(data);
   deal($("#stock"), data);
   announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
-  // Focusing a card lays the new board out at once (a size container's cards are styled in its layout);
-  // once the deal's first frame has done that, the focus costs nothing, and that frame waits on one layout.
+  // Focusing a card lays the new board out at once; once the deal's first frame has done that, the focus
+  // costs nothing, and that frame waits on one layout.
   await afterFrame();
   if (state.game && state.game.id === data.id) focusBoard(firstControl(data));
   return null;
