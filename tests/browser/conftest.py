@@ -84,7 +84,8 @@ NewPage = Callable[..., Page]
 
 @pytest.fixture
 def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
-    """Open the app in a fresh context: ``new_page(width=, height=, scheme=, locale=, motion=, code=)``.
+    """Open the app in a fresh context: ``new_page(width=, height=, scheme=, locale=, motion=, code=,
+    script=)`` (``script``: run in the page before its own).
 
     The first game's guide is marked as seen unless ``guide=True``."""
     contexts: list[BrowserContext] = []
@@ -99,6 +100,7 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         settings: dict[str, str] | None = None,
         touch: bool = False,
         guide: bool = False,
+        script: str | None = None,
     ) -> Page:
         context = browser.new_context(
             base_url=base_url,
@@ -125,6 +127,8 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
                 f"if (!sessionStorage.getItem('seeded')) {{{lines}"
                 "sessionStorage.setItem('seeded', '1');}"
             )
+        if script is not None:  # the test's own, before the page's
+            context.add_init_script(script)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))

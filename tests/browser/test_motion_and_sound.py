@@ -506,3 +506,40 @@ def test_near_a_win_the_cascade_comes_early_and_play_again_closes_the_window_at_
     )
     assert page.evaluate("document.querySelector('#undo use').getBBox().width") > 0
     assert page.evaluate("getComputedStyle(document.querySelector('svg.defs')).display") == "none"
+
+
+WATCH_WIN = """new MutationObserver((records) => {
+  for (const r of records) if (r.target.id === 'dlg-win' || r.target.id === 'win-score')
+    (window.winSeen ||= []).push([r.target.id, r.type, r.oldValue, r.target.textContent]);
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['class', 'open'],
+  attributeOldValue: true, childList: true });"""
+
+
+def test_the_result_window_is_laid_out_once_unseen_and_left_as_it_was(new_page):
+    """Its fonts (sizes the page draws nowhere else, a fallback font for the suit symbols) are loaded at an idle
+    moment after the page is up, not in the frames of the first win: the window is laid out once while
+    unseen (with a digit in each empty line), then left closed, empty and out of the way."""
+    page = new_page(width=390, height=844, touch=True, motion="no-preference", script=WATCH_WIN)
+    focused = page.evaluate("document.activeElement.id || document.activeElement.dataset.pos")
+    classes = (
+        "() => (window.winSeen || []).filter((s) => s[0] === 'dlg-win' && s[1] === 'attributes')"
+    )
+    page.evaluate(  # polled in the page (wait_for_function's eval is refused by the page's CSP)
+        f"""() => new Promise((done) => {{ const t0 = performance.now();
+          const poll = () => ({classes})().length >= 2 || performance.now() - t0 > 8000
+            ? requestIdleCallback(() => setTimeout(done, 50)) : setTimeout(poll, 20);
+          poll(); }})"""
+    )
+    seen = page.evaluate("window.winSeen")
+    window = page.evaluate(classes)
+    assert [s[2] or "" for s in window] == ["", "warming"], seen  # the class put on, then taken off
+    assert [s[1] for s in seen if s[0] == "win-score"] == ["childList", "childList"], seen
+    state = page.evaluate(
+        """() => { const d = document.querySelector('#dlg-win');
+        return [d.open, d.className, getComputedStyle(d).display,
+                document.querySelector('#win-score').textContent]; }"""
+    )
+    assert state == [False, "", "none", ""]
+    assert (
+        page.evaluate("document.activeElement.id || document.activeElement.dataset.pos") == focused
+    )

@@ -81,6 +81,24 @@ export function showWin(fade = false) {
   if (fade && dialog.animate) dialog.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 220, easing: "ease-out" });
 }
 
+/** The result window laid out once, unseen, at an idle moment after the page is up: its first opening loaded the
+ * fonts of its sizes and the fallback font of its suit symbols (25 ms of a 64 ms task at 4x, in the win's
+ * frames: docs/ui.md). Its empty lines (score, result, streak) get a digit for that moment, for their sizes to be
+ * loaded too. */
+export function warmWin() {
+  const idle = window.requestIdleCallback || ((run) => setTimeout(run, 200));
+  idle(() => {
+    const dialog = $("#dlg-win");
+    if (dialog.open) return;
+    const empty = $$("p", dialog).filter((p) => !p.textContent);
+    for (const p of empty) p.textContent = "0";
+    dialog.classList.add("warming");
+    dialog.getBoundingClientRect(); // the layout, and the fonts it needs, now
+    dialog.classList.remove("warming");
+    for (const p of empty) p.textContent = "";
+  });
+}
+
 export function openNewGame() {
   closeDialog($("#dlg-win"));
   const form = $("#new-form");

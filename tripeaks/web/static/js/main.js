@@ -4,7 +4,7 @@
 
 import { get, watchSaving } from "./api.js";
 import { build, render } from "./board.js";
-import { applyTheme, openNewGame, openSettings, wireDialogs } from "./dialogs.js";
+import { applyTheme, openNewGame, openSettings, warmWin, wireDialogs } from "./dialogs.js";
 import { $ } from "./dom.js";
 import * as game from "./game.js";
 import { firstLanguage, loadCatalog, t } from "./i18n.js";
@@ -57,6 +57,7 @@ async function boot() {
   document.querySelector("main").removeAttribute("aria-busy");
   document.body.dataset.ready = "true";
   prepareSound();
+  warmWin();
 }
 
 boot();
