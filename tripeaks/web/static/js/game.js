@@ -275,15 +275,20 @@ document.addEventListener("click", (event) => {
       : { rules: state.game.rules, ...randomDeal(), ...state.game.variant };
   // The result window closes at the tap, not in the frame the new deal flies in: closing a modal window
   // restyles the whole page, and that frame has the new board to lay out. It opens again if no deal comes.
+  // The deal is then asked for in a task of its own: closing restyles the page (no longer inert) and puts the
+  // focus back, and that with the request's making was one long task at the tap.
   const fromWin = Boolean(button.closest("#dlg-win"));
   if (fromWin) closeDialog($("#dlg-win"));
-  startGame(body).then((error) => {
-    if (fromWin && error !== null && state.game && state.game.status === "won") showWin();
-    if (error) {
-      toast(error, 4000); // no deal of the difficulty found this time, say: the server's sentence
-      announce(error);
-    }
-  });
+  const deal = () =>
+    startGame(body).then((error) => {
+      if (fromWin && error !== null && state.game && state.game.status === "won") showWin();
+      if (error) {
+        toast(error, 4000); // no deal of the difficulty found this time, say: the server's sentence
+        announce(error);
+      }
+    });
+  if (fromWin) setTimeout(deal);
+  else deal();
 });
 
 // "Where was it lost?" on a stuck game an undo can still save: asked first, since seeing where it was
