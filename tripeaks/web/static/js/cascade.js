@@ -10,7 +10,7 @@
 // a small picture, and each frame only stamps those pictures where the cards now are.
 
 import { isWide } from "./board.js";
-import { h } from "./dom.js";
+import { h, idle } from "./dom.js";
 import { motionLayer } from "./motion.js";
 
 const STEP = 1000 / 60; // ms between two stamps of a card's trail
@@ -231,7 +231,6 @@ const courtKey = (card) => {
   return `${rank} ${getComputedStyle(card).color}`;
 };
 
-const idle = window.requestIdleCallback || ((run) => setTimeout(run, 50));
 
 /** The colours the figures are drawn with besides the suit's, as a style attribute. */
 function figureColours() {
@@ -301,16 +300,19 @@ let prepared = false;
 export function prepare() {
   if (prepared) return;
   prepared = true;
-  idle(() => {
-    const look = figureColours();
-    const colours = [...new Set(coloursOf(["card s-c", "card s-d", "card s-h", "card s-s"]))];
-    const todo = [11, 12, 13].flatMap((rank) => colours.map((colour) => [rank, colour]));
-    const next = () => {
-      const item = todo.shift();
-      if (item) figure(item[0], item[1], look).then(() => idle(next));
-    };
-    next();
-  });
+  idle(
+    () => {
+      const look = figureColours();
+      const colours = [...new Set(coloursOf(["card s-c", "card s-d", "card s-h", "card s-s"]))];
+      const todo = [11, 12, 13].flatMap((rank) => colours.map((colour) => [rank, colour]));
+      const next = () => {
+        const item = todo.shift();
+        if (item) figure(item[0], item[1], look).then(() => idle(next, { fallback: 50 }));
+      };
+      next();
+    },
+    { fallback: 50 },
+  );
 }
 
 // ---- The throw ----------------------------------------------------------------------------------

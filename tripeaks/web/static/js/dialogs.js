@@ -3,7 +3,7 @@
 
 import { get, loadRules } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
-import { $, $$ } from "./dom.js";
+import { $, $$, idle } from "./dom.js";
 import { t } from "./i18n.js";
 import { wireSound } from "./sound.js";
 import { setSetting, state } from "./state.js";
@@ -86,7 +86,6 @@ export function showWin(fade = false) {
  * frames: docs/ui.md). Its empty lines (score, result, streak) get a digit for that moment, for their sizes to be
  * loaded too. */
 export function warmWin() {
-  const idle = window.requestIdleCallback || ((run) => setTimeout(run, 200));
   idle(() => {
     const dialog = $("#dlg-win");
     if (dialog.open) return;

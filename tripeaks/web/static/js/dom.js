@@ -16,6 +16,13 @@ export function h(tag, props = {}, ...children) {
 
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
+/** Run at an idle moment of the page (within `timeout` ms when given), or after `fallback` ms where the browser
+ * has no requestIdleCallback: for work made ahead, so that no frame of an animation pays for it. */
+export function idle(run, { timeout, fallback = 200 } = {}) {
+  if (window.requestIdleCallback) requestIdleCallback(run, timeout ? { timeout } : undefined);
+  else setTimeout(run, fallback);
+}
+
 /** Resolves once the next frame has been made (or after 100 ms, for a page not being drawn). */
 export function afterFrame() {
   return new Promise((resolve) => {

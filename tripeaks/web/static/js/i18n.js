@@ -1,7 +1,7 @@
 // Words: the catalog of one language from GET /api/i18n/{lang}, t(), numbers in that language.
 
 import { get } from "./api.js";
-import { $, $$ } from "./dom.js";
+import { $, $$, idle } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 
 /** The message `id` with its {placeholders} filled in; plurals come already chosen from the server. */
@@ -53,7 +53,6 @@ export function number(value, options = {}) {
  * Intl.NumberFormat loads the language's number data, ~60 ms with the CPU slowed 4x, which fell in the
  * frame of the first streak otherwise. */
 function warmNumbers() {
-  const idle = window.requestIdleCallback || ((run) => setTimeout(run, 200));
   idle(() => {
     number(0);
     points(0);

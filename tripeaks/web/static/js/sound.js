@@ -2,6 +2,7 @@
 // and a short vibration on a refused tap. The AudioContext is made at the first tap or key after the page
 // loads (browsers refuse to start sound without a gesture), and only when Sound is on.
 
+import { idle } from "./dom.js";
 import { setSetting, state } from "./state.js";
 
 let ctx = null;
@@ -44,8 +45,7 @@ let unlocked = false;
  * browsers keep sound off until a gesture), not in the frame that answers the first tap or during its
  * flight. The first tap or key only resumes it. */
 export function prepareSound() {
-  const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
-  later(
+  idle(
     () => {
       const c = context();
       if (c) noiseOf(c);
@@ -60,8 +60,7 @@ function unlock() {
     if (state.settings.sound && ctx.state === "suspended") ctx.resume();
     return;
   }
-  const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
-  later(() => context(), { timeout: 600 });
+  idle(() => context(), { timeout: 600, fallback: 50 });
 }
 addEventListener("pointerdown", unlock, { capture: true, passive: true });
 addEventListener("keydown", unlock, { capture: true, passive: true });
