@@ -148,6 +148,24 @@ def test_cancelling_the_confirmation_keeps_the_game(new_page):
     expect(moves(page)).to_have_text("1")
 
 
+def test_the_new_game_window_has_closed_when_the_new_deal_shows(new_page):
+    """A key pressed as soon as the new deal is drawn goes to the board, not to the window that asked for
+    it: the window closes in the task that draws the deal (the first card's focus comes a frame later)."""
+    page = new_page(code=EXAMPLE_CODE)
+    page.evaluate(
+        """() => { window.openWhenShown = null;
+        new MutationObserver(() => setTimeout(() => {
+          if (window.openWhenShown === null) window.openWhenShown = document.querySelector('#dlg-new').open;
+        })).observe(document.querySelector('#code'), { childList: true, characterData: true, subtree: true }); }"""
+    )
+    page.keyboard.press("n")
+    page.locator("#dlg-new").get_by_role("button", name="Deal").click()
+    expect(page.locator("#code")).not_to_have_text(EXAMPLE_CODE)
+    assert page.evaluate("window.openWhenShown") is False
+    page.keyboard.press("d")
+    expect(moves(page)).to_have_text("1")
+
+
 def test_reloading_continues_the_same_game(new_page):
     page = new_page(code=EXAMPLE_CODE)
     card(page, "king of clubs").click()
