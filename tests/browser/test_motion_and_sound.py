@@ -439,14 +439,18 @@ def test_near_a_win_the_cascade_comes_early_and_play_again_closes_the_window_at_
     page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844)
     line = winning_line(WIN_CODE)
     done: list[Action] = []
-    fetched: list[int] = []  # how many actions were done when cascade.js was asked for
+    # the number of the action in flight when cascade.js was asked for: set before its tap, since the
+    # request's event may reach this script while the tap itself is still being sent
+    sending = [0]
+    fetched: list[int] = []
     page.on(
         "request",
-        lambda r: fetched.append(len(done)) if r.url.endswith("/static/js/cascade.js") else None,
+        lambda r: fetched.append(sending[0]) if r.url.endswith("/static/js/cascade.js") else None,
     )
     left = page.locator("#tableau .card:not([hidden])")
     near = None
     for action in line[:-1]:
+        sending[0] = len(done) + 1
         do(page, WIN_CODE, done, action)
         if near is None and left.count() <= 3:
             near = len(done)
