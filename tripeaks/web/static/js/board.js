@@ -19,14 +19,14 @@ export function build(layout) {
   rows = Math.max(...layout.map((p) => p.y));
   for (const p of layout) if (cards[p.pos]) grid.set(cards[p.pos], p);
   const sizes = new ResizeObserver((entries) => {
-    places = measure(); // layout is clean here: this read costs nothing
+    const table = entries.find((entry) => entry.target.id === "table");
+    if (table) shapeTable(table.target, table.contentBoxSize[0]);
+    // a new table size sizes the board anew: its places are measured when next asked for (or at its own
+    // resize); otherwise layout is clean here, and this read costs nothing
+    places = table ? null : measure();
     for (const entry of entries) {
       const width = entry.borderBoxSize[0].inlineSize;
-      if (entry.target.id === "table") {
-        // the board is sized anew: its places are measured when next asked for (or at its own resize)
-        shapeTable(entry.target, entry.contentBoxSize[0]);
-        places = null;
-      } else if (entry.target.id === "tableau") wideFaces(cards, width / cols);
+      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
       else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
     }
   });

@@ -231,7 +231,6 @@ const courtKey = (card) => {
   return `${rank} ${getComputedStyle(card).color}`;
 };
 
-
 /** The colours the figures are drawn with besides the suit's, as a style attribute. */
 function figureColours() {
   const root = getComputedStyle(document.documentElement);

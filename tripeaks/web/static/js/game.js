@@ -281,7 +281,7 @@ document.addEventListener("click", (event) => {
   // focus back, and that with the request's making was one long task at the tap.
   const fromWin = Boolean(button.closest("#dlg-win"));
   if (fromWin) closeDialog($("#dlg-win"));
-  const deal = () =>
+  const ask = () =>
     startGame(body).then((error) => {
       if (fromWin && error !== null && state.game && state.game.status === "won") showWin();
       if (error) {
@@ -289,8 +289,8 @@ document.addEventListener("click", (event) => {
         announce(error);
       }
     });
-  if (fromWin) setTimeout(deal);
-  else deal();
+  if (fromWin) setTimeout(ask);
+  else ask();
 });
 
 // "Where was it lost?" on a stuck game an undo can still save: asked first, since seeing where it was
