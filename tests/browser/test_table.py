@@ -450,3 +450,43 @@ def test_a_turned_phone_lays_the_board_out_as_a_phone_opened_that_way(new_page):
     assert page.evaluate(GEOMETRY) == upright
     piles, peaks = boxes(page, "#stock")[0], boxes(page, "#tableau")[0]
     assert piles[1] >= peaks[3], "upright, the stock is under the peaks"
+
+
+# A probe styled from the palette's variables (app.css :root) next to the cards, whose rules write the same
+# colours out rather than through var() (docs/ui.md, "A card's style").
+PALETTE = """(names) => {
+  const probe = document.createElement('div');
+  document.body.append(probe);
+  const out = {};
+  for (const name of names) { probe.style.color = `var(--${name})`; out[name] = getComputedStyle(probe).color; }
+  probe.style.color = '';
+  probe.style.boxShadow = 'var(--shadow)';
+  out.shadow = getComputedStyle(probe).boxShadow;
+  probe.remove();
+  return out;
+}"""
+LOOK = """(el) => { const s = getComputedStyle(el);
+  return { fill: s.backgroundColor, image: s.backgroundImage, edge: s.borderTopColor, ink: s.color, shadow: s.boxShadow }; }"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("back", ["blue", "red", "gold"])
+def test_the_cards_are_drawn_in_the_palettes_colours(new_page, theme, back):
+    page = new_page(
+        code=EXAMPLE_CODE, scheme=theme, settings={"tripeaks.theme": theme, "tripeaks.back": back}
+    )
+    expect(page.locator("html")).to_have_attribute("data-back", back)
+    palette = page.evaluate(PALETTE, ["card", "card-edge", "ink", "back-1", "back-2", "back-edge"])
+    face = page.locator("#tableau .card.s-c, #tableau .card.s-s").first.evaluate(LOOK)
+    assert face["fill"] == palette["card"]
+    assert face["edge"] == palette["card-edge"]
+    assert face["ink"] == palette["ink"]
+    assert face["shadow"] == palette["shadow"]
+    down = page.locator("#tableau .card.back").first.evaluate(LOOK)
+    # the back's gradient runs from --back-2 to --back-1; its frame is --back-edge, then --back-1
+    gradient = down["image"].rsplit("linear-gradient(", 1)[1]
+    assert gradient.index(palette["back-2"]) < gradient.index(palette["back-1"]), gradient
+    assert down["shadow"].startswith(f"{palette['back-edge']} 0px 0px 0px"), down["shadow"]
+    frame = down["shadow"].split("inset, ", 1)[1]
+    assert frame.startswith(f"{palette['back-1']} 0px 0px 0px"), frame
+    assert down["shadow"].endswith(palette["shadow"]), (down["shadow"], palette["shadow"])

@@ -231,14 +231,6 @@ const courtKey = (card) => {
   return `${rank} ${getComputedStyle(card).color}`;
 };
 
-/** The colours the figures are drawn with besides the suit's, as a style attribute. */
-function figureColours() {
-  const root = getComputedStyle(document.documentElement);
-  return ["gold", "skin", "hair", "fur", "ink", "lip"]
-    .map((name) => `--fig-${name}:${root.getPropertyValue(`--fig-${name}`).trim()}`)
-    .join(";");
-}
-
 /** The text colour of cards of these classes, laid out together (one style for all) and read. */
 function coloursOf(classNames) {
   const probe = h("div", { className: "cascade-host" });
@@ -250,21 +242,22 @@ function coloursOf(classNames) {
   return colours;
 }
 
-// "rank colour figure-colours" -> the promise of its decoded picture (null if it could not be made). Kept
-// for the page's later wins; a change of theme or deck changes the key, and makes new ones.
+// "rank colour" -> the promise of its decoded picture (null if it could not be made). Kept for the page's
+// later wins; a change of theme or deck changes the suit's colour, and makes new ones. The figures' other
+// colours are their own (fill attributes in index.html).
 const figures = new Map();
-function figure(rank, colour, look) {
-  const key = `${rank} ${colour} ${look}`;
-  if (!figures.has(key)) figures.set(key, decoded(rank, colour, look));
+function figure(rank, colour) {
+  const key = `${rank} ${colour}`;
+  if (!figures.has(key)) figures.set(key, decoded(rank, colour));
   return figures.get(key);
 }
 
-async function decoded(rank, colour, look) {
+async function decoded(rank, colour) {
   const symbol = document.getElementById(`f-${rank}`);
   if (!symbol) return null;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 52" width="160" height="208" ` +
-    `style="color:${colour};${look}">${symbol.innerHTML}</svg>`;
+    `style="color:${colour}">${symbol.innerHTML}</svg>`;
   const image = new Image();
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
   try {
@@ -279,7 +272,6 @@ async function decoded(rank, colour, look) {
 async function courtPictures(sources) {
   const courts = sources.map(([el]) => el).filter((el) => el.querySelector(".court-art"));
   const colours = coloursOf(courts.map((el) => el.className));
-  const look = figureColours();
   const pictures = new Map();
   await Promise.all(
     courts.map(async (el, i) => {
@@ -287,7 +279,7 @@ async function courtPictures(sources) {
       const key = `${rank} ${colours[i]}`;
       if (pictures.has(key)) return;
       pictures.set(key, null);
-      pictures.set(key, await figure(rank, colours[i], look));
+      pictures.set(key, await figure(rank, colours[i]));
     }),
   );
   return pictures;
@@ -301,12 +293,11 @@ export function prepare() {
   prepared = true;
   idle(
     () => {
-      const look = figureColours();
       const colours = [...new Set(coloursOf(["card s-c", "card s-d", "card s-h", "card s-s"]))];
       const todo = [11, 12, 13].flatMap((rank) => colours.map((colour) => [rank, colour]));
       const next = () => {
         const item = todo.shift();
-        if (item) figure(item[0], item[1], look).then(() => idle(next, { fallback: 50 }));
+        if (item) figure(item[0], item[1]).then(() => idle(next, { fallback: 50 }));
       };
       next();
     },
