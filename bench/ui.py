@@ -91,6 +91,11 @@ PROBE = """() => {
   // when every animation has ended (asked again as those it knew of end): resolves to that time
   window.settled = async () => {
     for (;;) {
+      // a new deal's first frame draws its board hidden, with no animation yet (motion.js deal)
+      if (document.querySelector("#tableau.dealing")) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        continue;
+      }
       const running = document.getAnimations().filter((a) => a.playState === "running");
       if (!running.length) return performance.now();
       await Promise.all(running.map((a) => a.finished.catch(() => {})));

@@ -35,7 +35,11 @@ RECORD = """() => {
     return animate.call(this, frames, options);
   };
 }"""
-SETTLED = "document.getAnimations().every((a) => a.playState !== 'running')"
+# a new deal's first frame has no animation yet: its board waits, hidden, for its flights (motion.js deal)
+SETTLED = (
+    "!document.querySelector('#tableau.dealing')"
+    " && document.getAnimations().every((a) => a.playState !== 'running')"
+)
 COUNT_AUDIO = """
 window.audioContexts = 0;
 const Real = window.AudioContext;
@@ -547,3 +551,42 @@ def test_the_result_window_is_laid_out_once_unseen_and_left_as_it_was(new_page):
     assert (
         page.evaluate("document.activeElement.id || document.activeElement.dataset.pos") == focused
     )
+
+
+# When #tableau took and lost the class "dealing": frames drawn by then, and the animations running.
+WATCH_DEALING = """() => {
+  window.dealing = [];
+  let frames = 0;
+  const tick = () => { frames += 1; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  const tableau = document.querySelector("#tableau");
+  let was = tableau.classList.contains("dealing");
+  new MutationObserver(() => {
+    const on = tableau.classList.contains("dealing");
+    if (on !== was) window.dealing.push({ on, frames, running: document.getAnimations().length });
+    was = on;
+  }).observe(tableau, { attributes: true, attributeFilter: ["class"] });
+}"""
+
+
+def test_a_new_deal_lays_its_board_out_a_frame_before_its_cards_fly(new_page):
+    """The deal's two frames (docs/ui.md, "The new deal in two frames"): the new board is drawn unseen,
+    the cards' flights start only after a frame has been drawn, and then the board shows again."""
+    page = new_page(code=WIN_CODE, motion="no-preference", width=390, height=844)
+    page.evaluate(WATCH_DEALING)
+    page.locator("#tools [data-action='new']").click()
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("#code")).not_to_have_text(WIN_CODE)
+    expect(page.locator("#tableau")).not_to_have_class(re.compile(r"\bdealing\b"))
+    hidden, shown = page.evaluate("window.dealing")
+    assert hidden["on"] and not shown["on"], (hidden, shown)
+    assert hidden["running"] == 0, hidden  # nothing flies while the new board is drawn
+    assert shown["frames"] > hidden["frames"], (hidden, shown)  # a frame between
+    assert shown["running"] >= 28, shown  # then every card's flight, at once
+    # the face of a card dealt face up waits for its turn, and the focus is on the new board
+    expect(page.locator("#tableau .card.unshown")).to_have_count(0, timeout=3000)
+    focused = page.evaluate("document.activeElement.closest('#tableau, .piles') !== null")
+    assert focused
+    settle(page)

@@ -218,12 +218,12 @@ export async function startGame(body, path = "/api/games", day = null) {
   store("game", data.id);
   closeDialog($("#dlg-win"));
   accept(data);
-  deal($("#stock"), data);
+  const dealing = deal($("#stock"), data);
   announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
   // Focusing a card lays the new board out at once; once the deal's first frame has done that, the focus
   // costs nothing, and that frame waits on one layout. Not waited for here: the window that asked for the
   // deal closes now, or a key pressed in that frame would fall into it.
-  afterFrame().then(() => {
+  dealing.then(() => {
     if (state.game && state.game.id === data.id) focusBoard(firstControl(data));
   });
   return null;

@@ -4,7 +4,7 @@
 // state puts them and the focus, the names and the tests see the state at once. Under
 // prefers-reduced-motion nothing moves: every change is instant.
 
-import { afterFrame, h, reducedMotion } from "./dom.js";
+import { $, afterFrame, h, reducedMotion } from "./dom.js";
 import { cards, isWide, paintFace, placeOf } from "./board.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
@@ -290,9 +290,33 @@ function revealAll(turn, delay) {
 // ---- A new deal ---------------------------------------------------------------------------------
 
 /** Cards fly from the stock to their places and the bottom row turns over; under 1.2 s; a tap (or a key)
- * skips to the end. */
+ * skips to the end. Resolves once the deal's first frame is drawn (the focus waits for it).
+ *
+ * In two frames: the task that drew the new board hides it (the peaks at opacity 0, the faces dealt face
+ * up not drawn), so the first frame styles and lays out the new board alone; the flights start in a task
+ * after it, and the second frame makes their layers. One frame doing both was a long task at 4x in a third
+ * of the deals (docs/ui.md, "The new deal in two frames"). */
+let dealt = 0; // the latest deal: an older one's second step, come late, leaves the table to it
 export function deal(stock, game) {
-  if (still()) return;
+  if (still() || !rectOf(stock)) return afterFrame();
+  const tableau = $("#tableau");
+  const faces = game.tableau.filter((slot) => slot.slot === "face_up" && cards[slot.pos]).map((slot) => cards[slot.pos]);
+  tableau.classList.add("dealing");
+  for (const el of faces) el.classList.add("turning", "unshown");
+  const mine = ++dealt;
+  return afterFrame().then(() => {
+    if (mine !== dealt) return null;
+    tableau.classList.remove("dealing");
+    if (state.game && state.game.id === game.id) {
+      fly(stock, game);
+      return afterFrame();
+    }
+    for (const el of faces) el.classList.remove("turning", "unshown"); // another game came meanwhile
+    return null;
+  });
+}
+
+function fly(stock, game) {
   const s = rectOf(stock);
   if (!s) return;
   const animations = [];
