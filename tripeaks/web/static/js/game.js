@@ -220,9 +220,9 @@ export async function startGame(body, path = "/api/games", day = null) {
   accept(data);
   const dealing = deal($("#stock"), data);
   announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
-  // Focusing a card lays the new board out at once; once the deal's first frame has done that, the focus
-  // costs nothing, and that frame waits on one layout. Not waited for here: the window that asked for the
-  // deal closes now, or a key pressed in that frame would fall into it.
+  // Focusing a card lays the new board out at once; once the deal's frames have done that, the focus
+  // costs nothing, and those frames wait on no forced layout. Not waited for here: the window that asked
+  // for the deal closes now, or a key pressed in that frame would fall into it.
   dealing.then(() => {
     if (state.game && state.game.id === data.id) focusBoard(firstControl(data));
   });

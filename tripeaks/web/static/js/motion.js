@@ -290,7 +290,7 @@ function revealAll(turn, delay) {
 // ---- A new deal ---------------------------------------------------------------------------------
 
 /** Cards fly from the stock to their places and the bottom row turns over; under 1.2 s; a tap (or a key)
- * skips to the end. Resolves once the deal's first frame is drawn (the focus waits for it).
+ * skips to the end. Resolves once the flights' first frame is drawn (the focus waits for it).
  *
  * In two frames: the task that drew the new board hides it (the peaks at opacity 0, the faces dealt face
  * up not drawn), so the first frame styles and lays out the new board alone; the flights start in a task
