@@ -490,3 +490,19 @@ def test_the_cards_are_drawn_in_the_palettes_colours(new_page, theme, back):
     frame = down["shadow"].split("inset, ", 1)[1]
     assert frame.startswith(f"{palette['back-1']} 0px 0px 0px"), frame
     assert down["shadow"].endswith(palette["shadow"]), (down["shadow"], palette["shadow"])
+
+
+@pytest.mark.parametrize("back", ["blue", "red", "gold"])
+def test_an_empty_stock_is_an_outline_under_every_back(new_page, back):
+    page = new_page(code=EXAMPLE_CODE, settings={"tripeaks.back": back})
+    pile = stock(page)
+    for drawn in range(1, 40):
+        if "empty" in (pile.get_attribute("class") or ""):
+            break
+        pile.click()
+        expect(moves(page)).to_have_text(str(drawn))
+    expect(pile).to_have_class(re.compile(r"\bempty\b"))
+    look = pile.evaluate(LOOK)
+    assert look["image"] == "none", look
+    assert look["shadow"] == "none", look
+    assert pile.evaluate("(el) => getComputedStyle(el).borderTopStyle") == "dashed"
