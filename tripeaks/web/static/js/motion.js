@@ -335,9 +335,8 @@ function fly(stock, game) {
     } else {
       // a face-up card travels as its back, then turns over where it lands
       const g = ghost(r);
-      el.classList.add("turning", "unshown");
-      // its face is neither styled nor laid out until it starts turning (face down till then): the deal's
-      // first frame lays out backs only, and the ten faces come one a frame as their turns begin
+      // deal() marked it "turning unshown": its face is neither styled nor laid out until it starts
+      // turning (face down till then), and the ten faces come one a frame as their turns begin
       const unseen = new Animation(new KeyframeEffect(null, [], { duration: delay + flight }), document.timeline);
       unseen.play();
       animations.push(track(unseen, () => el.classList.remove("unshown")));
