@@ -27,6 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
 
+from tripeaks import store_pg
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
 from tripeaks.i18n import translator
@@ -204,12 +205,12 @@ def test_the_store_refuses_an_action_stored_meanwhile_by_another_alone(postgres:
     other.close()
 
 
-def test_a_batch_is_written_in_one_pipeline_unless_a_game_moved_on(
+def test_a_batch_of_moves_is_written_as_one_message_unless_a_game_moved_on(
     postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """PgStore._write sends a batch's statements without waiting for each answer; only a batch
-    with an action whose game moved on is written again one statement at a time (Storage._write),
-    and then exactly that action is refused."""
+    """PgStore._write sends a batch of plain moves as one message (one round trip, one
+    transaction); only a batch with an action whose game moved on is written again one statement
+    at a time (Storage._write), and then exactly that action is refused."""
     code = GameCode.parse(WIN_CODE)
     one, other = PgStore(postgres), PgStore(postgres)
     ids = [one.create(p, code).id for p in (P, "q" * 22, "r" * 22)]
@@ -218,23 +219,91 @@ def test_a_batch_is_written_in_one_pipeline_unless_a_game_moved_on(
     monkeypatch.setattr(
         Storage, "_write", lambda self, batch: one_by_one.append(len(batch)) or write(self, batch)
     )
+    sent = messages(monkeypatch)
     staged = [
         one.stage_apply(i, p, DRAW, 0) for i, p in zip(ids, (P, "q" * 22, "r" * 22), strict=True)
     ]
     staged.append(one.stage_apply(ids[0], P, UNDO, 1))
     one.flush()
-    assert one_by_one == [] and all(s.done.result(timeout=0) is None for s in staged)
+    assert sent == [4] and one_by_one == []
+    assert all(s.done.result(timeout=0) is None for s in staged)
     assert one.actions(ids[0]) == [DRAW, UNDO] and one.actions(ids[2]) == [DRAW]
     other.game(ids[1], "q" * 22)
     one.apply(ids[1], "q" * 22, DRAW, 1)
     stale = other.stage_apply(ids[1], "q" * 22, DRAW, 1)  # other's copy is behind
     fine = other.stage_apply(ids[2], "r" * 22, DRAW, 1)
     other.flush()
-    assert one_by_one == [2]
+    assert sent == [4, 1, 2] and one_by_one == [2]  # the message failed whole: nothing of it kept
     assert isinstance(stale.done.exception(timeout=0), StaleVersion)
     assert fine.done.result(timeout=0) is None and one.actions(ids[2]) == [DRAW, DRAW]
+    assert other.game(ids[1], "q" * 22).actions == (DRAW, DRAW)
     one.close()
     other.close()
+
+
+def test_a_batch_whose_change_reads_an_answer_goes_through_the_pipeline(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new game that leaves a played one asks whether the leaving row was still there before it
+    counts the loss: such a batch is not one message (nothing of it is sent as one) but one
+    pipelined transaction, and every change of it is stored."""
+    code = GameCode.parse(WIN_CODE)
+    store = PgStore(postgres)
+    left = store.create(P, code).id
+    played = store.create("q" * 22, code).id
+    store.apply(left, P, DRAW, 0)
+    sent = messages(monkeypatch)
+    pipelined: list[int] = []
+    made = store_pg._Pipelined.__init__
+
+    def counted(self: store_pg._Pipelined, *args: Any) -> None:
+        pipelined.append(1)
+        made(self, *args)
+
+    monkeypatch.setattr(store_pg._Pipelined, "__init__", counted)
+    move = store.stage_apply(played, "q" * 22, DRAW, 0)
+    created = store.stage_create(P, code)
+    store.flush()
+    assert sent == [] and pipelined == [1]
+    assert move.done.result(timeout=0) is None and created.done.result(timeout=0) is None
+    assert created.lost == 1 and store.totals(P)
+    with psycopg.connect(postgres) as db:
+        rows = db.execute(
+            "SELECT id, settled FROM games WHERE player = %s ORDER BY created_at", (P,)
+        ).fetchall()
+        outcomes = db.execute("SELECT outcome FROM results WHERE game = %s", (left,)).fetchall()
+    assert rows == [(left, 1), (created.id, 0)] and outcomes == [("lost",)]
+    assert store.actions(played) == [DRAW]
+    store.close()
+
+
+def test_a_message_binds_every_value_as_data(postgres: str) -> None:
+    """The message's values are bound on the client: a request id made of SQL is stored as it
+    was sent, and nothing of it runs."""
+    code = GameCode.parse(WIN_CODE)
+    store = PgStore(postgres)
+    game = store.create(P, code).id
+    hostile = "x'); DROP TABLE games; -- \\ %s $1 \u00e9"
+    store.apply(game, P, DRAW, 0, hostile)
+    with psycopg.connect(postgres) as db:
+        logged = db.execute("SELECT request_id FROM actions WHERE game = %s", (game,)).fetchall()
+    assert logged == [(hostile,)]
+    again = store.apply(game, P, DRAW, 0, hostile)  # the retry finds it by that very id
+    assert again.again and store.actions(game) == [DRAW]
+    store.close()
+
+
+def messages(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The statements in each one-message batch PgStore sends, from now on."""
+    sent: list[int] = []
+    send = store_pg._Message.send
+
+    def counted(self: store_pg._Message) -> None:
+        sent.append(len(self.statements))
+        send(self)
+
+    monkeypatch.setattr(store_pg._Message, "send", counted)
+    return sent
 
 
 def test_a_move_the_cached_game_refuses_is_decided_again_on_the_stored_one(postgres: str) -> None:

@@ -49,6 +49,18 @@ _MOVE_AND_LOG = {
 """An action's UPDATE and its log line in one statement: the line is inserted only if the UPDATE
 matched (the game was still at the action's version), so its row count says which."""
 
+_MOVE_AND_LOG_OR_FAIL = {
+    won: f"WITH moved AS ({update} RETURNING 1) "
+    + _LOG.replace(
+        " VALUES (?, ?, ?, ?)",
+        " SELECT ?, ?, ?, ? FROM (SELECT count(*) AS n FROM moved) AS m WHERE 1 / m.n = 1",
+    )
+    for won, update in ((False, _PLAYED), (True, _WON))
+}
+"""The same statement for a batch sent as one message, where nobody reads its row count: when the
+UPDATE matched nothing (the game moved on elsewhere) it divides by zero, which fails the message
+and with it the whole batch, written again one statement at a time (PgStore._write)."""
+
 
 @cache
 def _sql(text: str) -> str:
@@ -97,6 +109,45 @@ class _Answer:
 
     def fetchall(self) -> list[Any]:
         return self.rows.fetchall()
+
+
+class _NeedsAnswer(Exception):
+    """A change asked for a statement's answer before it went on: its batch is not one message."""
+
+
+class _Unanswered:
+    """A statement of a message not sent yet: it has no answer to give."""
+
+    @property
+    def rowcount(self) -> int:
+        raise _NeedsAnswer
+
+    def fetchone(self) -> Any:
+        raise _NeedsAnswer
+
+    def fetchall(self) -> list[Any]:
+        raise _NeedsAnswer
+
+
+_UNANSWERED = _Unanswered()
+
+
+class _Message:
+    """A batch's statements gathered into one simple-query message, each value bound on the client
+    (psycopg quotes it as a literal). PostgreSQL runs such a message as one transaction, in one
+    round trip; psycopg's pipeline took four times the CPU for the same batch (docs/decisions.md)."""
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self.cursor = psycopg.ClientCursor(connection)
+        self.statements: list[str] = []
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Unanswered:
+        self.statements.append(self.cursor.mogrify(_sql(sql), parameters))
+        return _UNANSWERED
+
+    def send(self) -> None:
+        if self.statements:
+            self.cursor.execute(";\n".join(self.statements))
 
 
 class _Behind(Exception):
@@ -170,6 +221,9 @@ class PgStore(Storage):
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
         """The same two statements as one: a round trip less for every action of a commit."""
+        if isinstance(db, _Message):
+            db.execute(_MOVE_AND_LOG_OR_FAIL[won], (*row, *logged))
+            return True  # a game that moved on fails the whole message
         rows = db.execute(_MOVE_AND_LOG[won], (*row, *logged))
         if isinstance(db, _Pipelined):
             assert isinstance(rows, _Answer)
@@ -178,10 +232,26 @@ class PgStore(Storage):
         return bool(rows.rowcount)
 
     def _write(self, batch: list[Change]) -> list[Change]:
-        """The batch in one transaction in pipeline mode: one round trip for all its statements
-        rather than one each (a statement that reads waits for its answer, as it must). When an
-        action's game moved on elsewhere (another worker wrote it), the transaction is rolled
-        back and the batch written again one statement at a time, which sorts out what moved."""
+        """The batch as one message when no change of it reads an answer (most are plain moves),
+        else in one transaction in pipeline mode: one round trip for all its statements rather
+        than one each (a statement that reads waits for its answer, as it must). When an action's
+        game moved on elsewhere (another worker wrote it), the message fails or the transaction
+        is rolled back, and the batch is written again one statement at a time, which sorts out
+        what moved."""
+        behind = False
+        with self._pool.connection() as connection:
+            message = _Message(connection)
+            try:
+                for change in batch:
+                    change.write(message)
+                message.send()
+                return []
+            except _NeedsAnswer:
+                pass  # nothing was sent: the pipeline below
+            except psycopg.errors.DivisionByZero:  # _MOVE_AND_LOG_OR_FAIL: a game moved on
+                behind = True
+        if behind:
+            return super()._write(batch)
         try:
             with (
                 self._pool.connection() as connection,
