@@ -61,6 +61,21 @@ _MOVE_AND_LOG_OR_FAIL = {
 UPDATE matched nothing (the game moved on elsewhere) it divides by zero, which fails the message
 and with it the whole batch, written again one statement at a time (PgStore._write)."""
 
+_MOVE_TYPES = "integer, integer, integer, text, text, integer, text, integer, text, text"
+"""The types of a move's ten values: the game row's version, moves, score, status, id and the
+version it was at, then the log line's game, seq, action and request id."""
+_PREPARED = {won: f"tripeaks_move_{int(won)}" for won in (False, True)}
+"""Each pooled connection prepares the message's move statements once (PgStore._prepare), so a
+message asks PostgreSQL to parse and plan only ``EXECUTE``; psycopg prepares the statements it
+binds on the server by itself."""
+_EXECUTE_MOVE = {won: f"EXECUTE {name}({', '.join('?' * 10)})" for won, name in _PREPARED.items()}
+
+
+def _numbered(text: str) -> str:
+    """The store's ``?`` placeholders as PostgreSQL's own ``$1``, ``$2`` …, for PREPARE."""
+    parts = text.split("?")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
+
 
 @cache
 def _sql(text: str) -> str:
@@ -183,6 +198,7 @@ class PgStore(Storage):
             kwargs={"autocommit": True, "connect_timeout": CONNECT_WAIT},
             open=False,
             name="tripeaks",
+            configure=self._prepare,
         )
         try:  # one plain connection first: if the database is not there, its error says why
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db:
@@ -199,6 +215,13 @@ class PgStore(Storage):
     def close(self) -> None:
         with self._flushing, self._lock:
             self._pool.close()
+
+    @staticmethod
+    def _prepare(connection: psycopg.Connection[Any]) -> None:
+        """A new pooled connection prepares the move statements a message executes."""
+        for won, name in _PREPARED.items():
+            sql = _numbered(_MOVE_AND_LOG_OR_FAIL[won])
+            connection.execute(f"PREPARE {name} ({_MOVE_TYPES}) AS {sql}".encode())
 
     @contextmanager
     def _transaction(self) -> Iterator[Db]:
@@ -222,7 +245,7 @@ class PgStore(Storage):
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
         """The same two statements as one: a round trip less for every action of a commit."""
         if isinstance(db, _Message):
-            db.execute(_MOVE_AND_LOG_OR_FAIL[won], (*row, *logged))
+            db.execute(_EXECUTE_MOVE[won], (*row, *logged))
             return True  # a game that moved on fails the whole message
         rows = db.execute(_MOVE_AND_LOG[won], (*row, *logged))
         if isinstance(db, _Pipelined):
