@@ -25,7 +25,9 @@ counts the actions sent in the next ``--seconds``
 (a newly started server first plays 2 s uncounted, so that its solver processes and database
 connections exist before anything is measured).
 It runs each server of ``--config``: SQLite with one worker, PostgreSQL with 1, 2 and 4 workers
-(a throwaway cluster with fsync on, tests/pg_cluster.sh, unless ``--pg URL``), and prints for
+(a throwaway cluster with fsync on, tests/pg_cluster.sh, unless ``--pg URL``), and with ``--before
+DIR`` first another checkout's server on SQLite (the build the SQLite target was measured on, so
+that the target is judged on this machine too), and prints for
 each step the CPU time an action of the server's processes (the workers, the solver's), of the
 PostgreSQL server's and of this generator, and for the best step each worker's, so that scaling
 past two cores can be projected. The issue's targets are printed beside the figures.
@@ -156,7 +158,10 @@ CONFIGS = {
     "pg1": Config("pg1", "PostgreSQL", 1),
     "pg2": Config("pg2", "PostgreSQL", 2),
     "pg4": Config("pg4", "PostgreSQL", 4),
+    "before": Config("before", "SQLite", 1),
 }
+"""``before`` is another checkout's server on SQLite (``--before DIR``): the build the SQLite
+target's figure was measured on, run beside ours so that the two meet the same machine."""
 
 
 @dataclass
@@ -396,7 +401,7 @@ def _cpu_lines(step: Step) -> list[str]:
     return lines
 
 
-RATIOS = {"pg1": ("sqlite", 0.7), "pg2": ("pg1", 1.3)}
+RATIOS = {"pg1": ("sqlite", 0.7), "pg2": ("pg1", 1.3), "sqlite": ("before", 1.0)}
 """The targets that compare two configurations of one round: (the other, the least ratio)."""
 
 
@@ -407,7 +412,15 @@ def _target(name: str, best: dict[str, Step | None]) -> str:
         return "met" if met else "not met"
 
     if name == "sqlite":
-        return f"target ≥ {OLD_SQLITE}/s, the figure before (20 players, p99 13.5 ms): {judged(OLD_SQLITE)}"
+        line = f"target ≥ {OLD_SQLITE}/s, the figure before (20 players, p99 13.5 ms): {judged(OLD_SQLITE)}"
+        before = best.get("before")
+        if before is not None:
+            line += (
+                f"; ≥ the build before on this machine, {before.rate:.0f}/s: {judged(before.rate)}"
+            )
+        return line
+    if name == "before":
+        return "the build before (--before), beside ours on this machine"
     if name not in RATIOS:
         return "no target (for projecting past two cores)"
     other, least = RATIOS[name]
@@ -430,7 +443,8 @@ def measure(
 ) -> list[Step]:
     """One configuration's server, started for it, through the search; each step printed."""
     options = ("--workers", str(config.workers)) if config.workers > 1 else ()
-    with serving(db, options=options) as (base, pid):
+    root = Path(args.before) if config.name == "before" else ROOT
+    with serving(db, root=root, options=options) as (base, pid):
         _wait_for_workers(pid, config.workers)
 
         def parts() -> list[Part]:
@@ -454,6 +468,10 @@ def measure(
 
 def closed_loop(args: argparse.Namespace) -> None:
     names = [n.strip() for n in args.config.split(",") if n.strip()]
+    if args.before and "before" not in names:
+        names.insert(0, "before")  # first: the SQLite target compares with it in each round
+    if "before" in names and not args.before:
+        raise SystemExit("load.py: the 'before' configuration needs --before DIR")
     unknown = [n for n in names if n not in CONFIGS]
     if unknown:
         raise SystemExit(f"load.py: unknown --config {unknown}; choose from {', '.join(CONFIGS)}")
@@ -584,6 +602,12 @@ def main() -> None:
         help="which servers, of sqlite, pg1, pg2, pg4 (PostgreSQL with 1, 2, 4 workers)",
     )
     loop.add_argument("--pg", help="a PostgreSQL URL instead of a throwaway cluster")
+    loop.add_argument(
+        "--before",
+        metavar="DIR",
+        help="another checkout (its C modules built) served on SQLite in each round beside ours:"
+        " the SQLite target measured against the build before on this machine",
+    )
     loop.add_argument("--warmup", type=float, default=1.0, help="seconds not counted, each step")
     loop.add_argument("--steps", help="these numbers of players (1,8,20) instead of the search")
     loop.add_argument("--most", type=int, default=256, help="players the doubling stops at")

@@ -263,12 +263,22 @@ def print_taps(data: dict[str, Any]) -> None:
         done = [end - t0 for _, t0, _, _, end in taps]
         start = [raf - t0 for _, t0, _, raf, _ in taps]
         queued = [seen - t0 for _, t0, seen, _, _ in taps]
+        waited = [raf - seen for _, _, seen, raf, _ in taps]
+        work = [end - raf for _, _, _, raf, end in taps]
         print(
             f"{kind} -> end of the first frame after it ({what}; {len(taps)} taps): median "
             f"{statistics.median(done):.1f} ms, p95 {pct(done, 0.95):.1f} ms, max {max(done):.1f} ms "
             f"(target p95 <= 16 ms); that frame began: median {statistics.median(start):.1f} ms, "
             f"p95 {pct(start, 0.95):.1f} ms; the event reached the page: median "
             f"{statistics.median(queued):.1f} ms"
+        )
+        # The three parts in turn: the browser's routing (before the page sees the event), the wait
+        # for the next frame to begin (the display's rhythm), and that frame's own work.
+        print(
+            f"  in parts, median / p95: reaching the page {statistics.median(queued):.1f} / "
+            f"{pct(queued, 0.95):.1f} ms, waiting for the frame {statistics.median(waited):.1f} / "
+            f"{pct(waited, 0.95):.1f} ms, the frame's work {statistics.median(work):.1f} / "
+            f"{pct(work, 0.95):.1f} ms"
         )
         slow = [e for e in data["events"] if e[0] == kind]
         print(

@@ -100,6 +100,11 @@ def test_targets_follow_the_issue() -> None:
     assert load._target("sqlite", best).endswith(": met")
     assert "≥ 1750/s" in load._target("pg1", best)  # within 30% of SQLite
     assert "not measured" in load._target("pg2", best)
+    best["before"] = made_up(10, 1.0)
+    best["before"].seconds = 0.5  # type: ignore[union-attr]  # 2000/s
+    assert load._target("sqlite", best).endswith("on this machine, 2000/s: met")
+    best["before"].seconds = 0.3  # type: ignore[union-attr]  # 3333/s
+    assert load._target("sqlite", best).endswith("on this machine, 3333/s: not met")
 
 
 TREE = """
@@ -161,3 +166,7 @@ def test_rounds_give_each_rate_its_median_and_the_ratios_round_by_round() -> Non
     assert "× sqlite: 0.83, 0.67, 0.75, median 0.75 (target ≥ 0.7: met in 2 of 3)" in pg1
     assert "2800, 1400, 0   median 1400" in pg2  # a round with no passing step counts as 0
     assert "× pg1: 1.40, 1.40, 0.00, median 1.40 (target ≥ 1.3: met in 2 of 3)" in pg2
+    for each, rate in zip(rounds, (2300, 1600, 1900), strict=True):
+        each["before"] = rated(rate)
+    sqlite = load.rounds_summary(["before", "sqlite"], rounds)[2]
+    assert "× before: 1.04, 0.94, 1.05, median 1.04 (target ≥ 1: met in 2 of 3)" in sqlite
