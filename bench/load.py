@@ -599,7 +599,8 @@ def main() -> None:
     loop.add_argument(
         "--config",
         default="sqlite,pg1,pg2,pg4",
-        help="which servers, of sqlite, pg1, pg2, pg4 (PostgreSQL with 1, 2, 4 workers)",
+        help="which servers, of sqlite, pg1, pg2, pg4 (PostgreSQL with 1, 2, 4 workers) and before"
+        " (another checkout, with --before)",
     )
     loop.add_argument("--pg", help="a PostgreSQL URL instead of a throwaway cluster")
     loop.add_argument(
