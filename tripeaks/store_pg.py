@@ -64,17 +64,24 @@ and with it the whole batch, written again one statement at a time (PgStore._wri
 _MOVE_TYPES = "integer, integer, integer, text, text, integer, text, integer, text, text"
 """The types of a move's ten values: the game row's version, moves, score, status, id and the
 version it was at, then the log line's game, seq, action and request id."""
-_PREPARED = {won: f"tripeaks_move_{int(won)}" for won in (False, True)}
-"""Each pooled connection prepares the message's move statements once (PgStore._prepare), so a
-message asks PostgreSQL to parse and plan only ``EXECUTE``; psycopg prepares the statements it
-binds on the server by itself."""
-_EXECUTE_MOVE = {won: f"EXECUTE {name}({', '.join('?' * 10)})" for won, name in _PREPARED.items()}
 
 
 def _numbered(text: str) -> str:
     """The store's ``?`` placeholders as PostgreSQL's own ``$1``, ``$2`` …, for PREPARE."""
     parts = text.split("?")
     return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
+
+
+_PREPARE = [
+    f"PREPARE tripeaks_move_{int(won)} ({_MOVE_TYPES}) AS {_numbered(sql)}".encode()
+    for won, sql in _MOVE_AND_LOG_OR_FAIL.items()
+]
+"""Each pooled connection prepares the message's move statements once (PgStore._prepare), so a
+message asks PostgreSQL to parse and plan only ``EXECUTE``; psycopg prepares the statements it
+binds on the server by itself."""
+_EXECUTE_MOVE = {
+    won: f"EXECUTE tripeaks_move_{int(won)}({', '.join('?' * 10)})" for won in (False, True)
+}
 
 
 @cache
@@ -219,9 +226,8 @@ class PgStore(Storage):
     @staticmethod
     def _prepare(connection: psycopg.Connection[Any]) -> None:
         """A new pooled connection prepares the move statements a message executes."""
-        for won, name in _PREPARED.items():
-            sql = _numbered(_MOVE_AND_LOG_OR_FAIL[won])
-            connection.execute(f"PREPARE {name} ({_MOVE_TYPES}) AS {sql}".encode())
+        for statement in _PREPARE:
+            connection.execute(statement)
 
     @contextmanager
     def _transaction(self) -> Iterator[Db]:
@@ -256,25 +262,34 @@ class PgStore(Storage):
 
     def _write(self, batch: list[Change]) -> list[Change]:
         """The batch as one message when no change of it reads an answer (most are plain moves),
-        else in one transaction in pipeline mode: one round trip for all its statements rather
-        than one each (a statement that reads waits for its answer, as it must). When an action's
-        game moved on elsewhere (another worker wrote it), the message fails or the transaction
-        is rolled back, and the batch is written again one statement at a time, which sorts out
-        what moved."""
-        behind = False
+        else in one pipelined transaction. When an action's game moved on elsewhere (another
+        worker wrote it), nothing of the batch is kept and it is written again one statement at a
+        time (Storage._write), which sorts out what moved."""
+        stored = self._as_message(batch)
+        if stored is None:
+            stored = self._pipelined(batch)
+        return [] if stored else super()._write(batch)
+
+    def _as_message(self, batch: list[Change]) -> bool | None:
+        """Send the batch as one message: True once it is committed, False when a game of it moved
+        on (the message failed whole), None when a change of it reads an answer (nothing sent)."""
         with self._pool.connection() as connection:
             message = _Message(connection)
             try:
                 for change in batch:
                     change.write(message)
-                message.send()
-                return []
             except _NeedsAnswer:
-                pass  # nothing was sent: the pipeline below
+                return None
+            try:
+                message.send()
             except psycopg.errors.DivisionByZero:  # _MOVE_AND_LOG_OR_FAIL: a game moved on
-                behind = True
-        if behind:
-            return super()._write(batch)
+                return False
+            return True
+
+    def _pipelined(self, batch: list[Change]) -> bool:
+        """The batch in one transaction in pipeline mode: one round trip for all its statements
+        rather than one each (a statement that reads waits for its answer, as it must). False,
+        rolled back, when an action's game moved on."""
         try:
             with (
                 self._pool.connection() as connection,
@@ -288,8 +303,8 @@ class PgStore(Storage):
                 if not all(answer.rows.rowcount for answer in db.moves):
                     raise _Behind
         except _Behind:
-            return super()._write(batch)
-        return []
+            return False
+        return True
 
     def _is_crossed(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.errors.DeadlockDetected)
