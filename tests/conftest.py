@@ -20,6 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import CLUSTER, PG_VARIABLE, api, pg_url
 
+from tripeaks import daily
+
 DATABASES = ("sqlite", "postgres")
 
 
@@ -46,6 +48,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(
         lambda: subprocess.run(["sh", str(CLUSTER), "stop", folder], capture_output=True)
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def one_day() -> Iterator[None]:
+    """The whole run happens on the UTC day it started: a run that crosses midnight would play
+    one day's deal of the day and then read the next day's board (CI did, at 00:00). The servers
+    these tests start in-process read the same clock; a test of the day changing pins its own
+    day over this one."""
+    started, clock = daily.today(), daily.today
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(daily, "today", lambda now=None: started if now is None else clock(now))
+        yield
 
 
 def fresh_schema() -> str:

@@ -100,7 +100,9 @@ def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
     days = dialog.locator(".daily-days li")
     expect(days).to_have_count(1)
     expect(days.first).to_contain_text(w["web.daily.day_won"])
+    drawn = dialog.locator("#daily-share").element_handle()
     days.first.get_by_role("button").click()  # today's board again, drawn anew
+    drawn.wait_for_element_state("hidden")  # gone: typing before the new one comes would be lost
     expect(dialog.locator("#daily-share")).to_contain_text("▲▲▲")
     # a nickname, refused when it is not one, then kept and shown on the board
     name = dialog.locator("#daily-name")
