@@ -196,6 +196,31 @@ def test_the_ranked_attempt_refuses_undo_and_hints(client: TestClient, lang: str
     assert client.get(f"/api/games/{state['id']}").json()["version"] == 2  # nothing changed
 
 
+def test_a_refused_move_of_the_ranked_attempt_is_answered_without_asking_the_store_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refusal carries the daily tag of the game it was decided on, so its reply needs nothing
+    more from the store: on PostgreSQL each question is a hop to a thread and back, and under
+    load a refused tap waited for two such trips where a move waits for one."""
+    state = play(client, start(client), best_line(deal_of(client).code)[:2])
+
+    def asked(game_id: str) -> None:
+        raise AssertionError(f"the reply asked the store for the tag of {game_id}")
+
+    monkeypatch.setattr(store_of(client), "daily_tag", asked)
+    covered = Action.play(0)  # the first peak's top: covered until its row is cleared
+    replies = [
+        send(client, state, UNDO),  # the day's policy
+        send(client, state, covered),  # the rules
+        send(client, {**state, "version": 1}, DRAW),  # an old version (another tab)
+    ]
+    assert [r.status_code for r in replies] == [403, 422, 409]
+    for reply in replies:
+        out = reply.json()["state"]
+        assert (out["daily"], out["ranked"], out["code"]) == (daily.today().isoformat(), True, None)
+        assert out["version"] == 2
+
+
 def test_the_code_shows_once_the_attempt_is_over_and_then_a_replay_allows_everything(
     client: TestClient,
 ) -> None:

@@ -31,7 +31,7 @@ from tripeaks import store_pg
 from tripeaks.codes import GameCode
 from tripeaks.game import DRAW, UNDO, Action
 from tripeaks.i18n import translator
-from tripeaks.store import StaleVersion, Storage
+from tripeaks.store import ActionRefused, StaleVersion, Storage
 from tripeaks.store_pg import PgStore, redacted
 from tripeaks.web.app import create_app
 
@@ -321,6 +321,30 @@ def test_a_move_the_cached_game_refuses_is_decided_again_on_the_stored_one(postg
     assert one.actions(game_id) == [DRAW, DRAW]
     one.close()
     other.close()
+
+
+def test_a_move_the_rules_refuse_reads_the_stored_version_without_holding_the_lock(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second decision's read is a round trip to the database, and the event loop's cached
+    moves take the store's lock: it is read before the lock is taken, not while holding it."""
+    store = PgStore(postgres)
+    game_id = store.create(P, GameCode.parse(WIN_CODE)).id
+    covered = Action.play(0)
+    assert store.stage_apply_cached(game_id, P, covered, 0) is None
+    reads: list[tuple[str, bool]] = []
+    read = store._read
+
+    def reading(sql: str, args: Any) -> list[Any]:
+        reads.append((sql.split(" FROM ")[1].split()[0], store._lock.locked()))
+        return read(sql, args)
+
+    monkeypatch.setattr(store, "_read", reading)
+    with pytest.raises(ActionRefused) as refused:
+        store.stage_apply(game_id, P, covered, 0)
+    assert refused.value.game.actions == () and refused.value.tag is None
+    assert reads == [("games", False)]  # the stored version alone, and the lock free
+    store.close()
 
 
 def test_two_workers_commits_that_cross_are_not_failed(postgres: str) -> None:

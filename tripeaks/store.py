@@ -117,13 +117,15 @@ class UnknownGame(LookupError):
 
 
 class Refused(Exception):
-    """The store applied nothing; ``game`` is a snapshot of the game as it stands."""
+    """The store applied nothing; ``game`` is a snapshot of the game as it stands and ``tag`` its
+    daily tag (None for any other game), so the reply needs nothing more from the store."""
 
     reason = "refused"
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, tag: daily.Tag | None) -> None:
         super().__init__(self.reason)
         self.game = game
+        self.tag = tag
 
 
 class StaleVersion(Refused):
@@ -141,18 +143,18 @@ class RequestIdReused(Refused):
 class ActionRefused(Refused):
     """The engine refused the action; ``refusal`` says why."""
 
-    def __init__(self, game: Game, refusal: IllegalMove) -> None:
+    def __init__(self, game: Game, tag: daily.Tag | None, refusal: IllegalMove) -> None:
         self.reason = refusal.reason.name.lower()
-        super().__init__(game)
+        super().__init__(game, tag)
         self.refusal = refusal
 
 
 class PolicyRefused(Refused):
     """A daily's policy refused the action (daily.refusal): an undo in the ranked attempt."""
 
-    def __init__(self, game: Game, reason: str) -> None:
+    def __init__(self, game: Game, tag: daily.Tag | None, reason: str) -> None:
         self.reason = reason
-        super().__init__(game)
+        super().__init__(game, tag)
 
 
 class _MovedOn(Exception):
@@ -493,7 +495,11 @@ class Storage:
             except Refused:
                 if not self.shared:
                     raise
-            return self._apply(self._load(game_id, player, fresh=True), action, version, request_id)
+        # Read outside the lock, as game() does: the event loop's cached moves take that lock
+        stored = self._read(_STORED, (game_id,))
+        with self._lock:
+            record = self._load(game_id, player, fresh=True, stored=stored)
+            return self._apply(record, action, version, request_id)
 
     def _apply(
         self, record: Record, action: Action, version: int, request_id: str | None
@@ -503,19 +509,19 @@ class Storage:
             seen = self._request(record, request_id)
             if seen is not None:
                 if seen.action != action or seen.seq != version:
-                    raise RequestIdReused(game.copy())
+                    raise RequestIdReused(game.copy(), record.daily)
                 if seen.seq >= len(game.actions):  # this cached game is behind the database
-                    raise StaleVersion(game.copy())
+                    raise StaleVersion(game.copy(), record.daily)
                 return self._again(record, seen)
         if version != len(game.actions):
-            raise StaleVersion(game.copy())
+            raise StaleVersion(game.copy(), record.daily)
         refused = daily.refusal(record.daily, action.kind)
         if refused is not None:
-            raise PolicyRefused(game.copy(), refused)
+            raise PolicyRefused(game.copy(), record.daily, refused)
         try:
             turn = game.act(action)
         except IllegalMove as refusal:
-            raise ActionRefused(game.copy(), refusal) from None
+            raise ActionRefused(game.copy(), record.daily, refusal) from None
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
@@ -845,9 +851,8 @@ class Storage:
                     if change.request is not None and self._stored_already(change):
                         change.done.set_result(None)
                         continue
-                    refusal: Exception = StaleVersion(
-                        self._load(record.id, record.player).game.copy()
-                    )
+                    stored = self._load(record.id, record.player)
+                    refusal: Exception = StaleVersion(stored.game.copy(), stored.daily)
             except Exception as error:
                 refusal = Unavailable(str(error)) if self._is_unavailable(error) else error
             change.done.set_exception(refusal)

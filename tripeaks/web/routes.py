@@ -266,15 +266,13 @@ _CONFLICTS = frozenset({"stale", "request_id_reused", "game_over"})
 """Refusals that say the game moved on (another tab, an old request): 409 with the state."""
 
 
-def _refusal(
-    refused: Refused, solvers: Solvers, game_id: str, lang: str, tag: daily.Tag | None
-) -> ApiError:
+def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> ApiError:
     _ = translator(lang)
     if isinstance(refused, ActionRefused):
         message = refused.refusal.message(lang)
     else:
         message = _(f"error.{refused.reason}")
-    state = _state(solvers, refused.game, game_id, lang, tag=tag)
+    state = _state(solvers, refused.game, game_id, lang, tag=refused.tag)
     status = 403 if refused.reason == daily.RANKED_REFUSED else 422
     return ApiError(409 if refused.reason in _CONFLICTS else status, refused.reason, message, state)
 
@@ -295,16 +293,15 @@ async def _act(
             applied = await backend.stored(store.stage_apply, *arguments)
     except UnknownGame:
         raise _unknown_game(lang) from None
-    except Refused as refused:
-        tag = await backend.stored(store.daily_tag, game_id)
-        raise _refusal(refused, backend.solvers, game_id, lang, tag) from None
+    except Refused as refused:  # it carries the game and its tag: no second hop to a thread
+        raise _refusal(refused, backend.solvers, game_id, lang) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
     tag = store.daily_tag(game_id)  # in memory: the game was just applied to
     reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn, tag=tag))
     try:
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
-        raise _refusal(refused, backend.solvers, game_id, lang, tag) from None
+        raise _refusal(refused, backend.solvers, game_id, lang) from None
     if backend.meter is not None and not applied.again:  # a retry was counted the first time
         backend.meter.actions[action.kind.value].inc()
         if applied.game.is_won:
