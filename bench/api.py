@@ -21,10 +21,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urljoin
 
 import httpx
+from pydantic_core import from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,43 +72,96 @@ def server(db: Path) -> Iterator[str]:
 
 
 class RawHttp:
-    """A lean keep-alive HTTP/1.1 client, so the figures measure the server and not httpx."""
+    """A lean keep-alive HTTP/1.1 client, so the figures measure the server and not the client.
+
+    The generator shares the machine's cores with the server it measures, so every microsecond it
+    spends is one the server does not get: the connection is an asyncio Protocol that completes one
+    future per reply (a StreamReader wakes its reader once for the head and once for the body), and
+    a reply is parsed by pydantic-core's JSON reader (it comes with the app), four times faster
+    than the standard library's on a game's state."""
 
     def __init__(self, base: str) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.host, self.port = host, int(port)
-        self.cookie = ""
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.cookie = b""
+        self.connection: _Connection | None = None
 
     async def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        assert self.reader is not None
+        if self.connection is None:
+            loop = asyncio.get_running_loop()
+            _transport, self.connection = await loop.create_connection(
+                _Connection, self.host, self.port
+            )
         payload = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n".encode()
         if payload:
-            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+            head += b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(payload)
         if self.cookie:
-            head += f"Cookie: {self.cookie}\r\n"
-        self.writer.write(head.encode() + b"\r\n" + payload)
-        lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-        status = int(lines[0].split()[1])
-        length = 0
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-            elif name.lower() == "set-cookie" and value.strip().startswith("tripeaks_player="):
-                self.cookie = value.strip().split(";")[0]
-        data = await self.reader.readexactly(length) if length else b""
-        return status, json.loads(data) if data else None
+            head += b"Cookie: " + self.cookie + b"\r\n"
+        status, cookie, data = await self.connection.send(head + b"\r\n" + payload)
+        if cookie is not None:
+            self.cookie = cookie
+        return status, from_json(data) if data else None
 
     async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            await self.writer.wait_closed()
-            self.writer = None
+        if self.connection is not None:
+            await self.connection.close()
+            self.connection = None
+
+
+class _Connection(asyncio.Protocol):
+    """One keep-alive connection: a request written, its reply gathered until it is whole."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.waiting: asyncio.Future[tuple[int, bytes | None, bytes]] | None = None
+        self.gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.lost: Exception | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def send(self, request: bytes) -> asyncio.Future[tuple[int, bytes | None, bytes]]:
+        assert self.transport is not None and self.waiting is None, "one request at a time"
+        if self.lost is not None:
+            raise self.lost
+        self.waiting = asyncio.get_running_loop().create_future()
+        self.transport.write(request)
+        return self.waiting
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0 or self.waiting is None:
+            return
+        raw = bytes(self.buffer[: end + 2])  # every header line ends in CRLF
+        head = raw.lower()
+        at = head.find(b"\r\ncontent-length:")
+        length = int(head[at + 17 : head.index(b"\r\n", at + 2)]) if at >= 0 else 0
+        if len(self.buffer) < end + 4 + length:
+            return
+        body = bytes(self.buffer[end + 4 : end + 4 + length])
+        del self.buffer[: end + 4 + length]
+        cookie = None
+        at = head.find(b"\r\nset-cookie: tripeaks_player=")
+        if at >= 0:  # as sent: the head was lowered only to find it
+            line = raw[at + 14 : raw.index(b"\r\n", at + 2)]
+            cookie = line.split(b";", 1)[0].strip()
+        waiting, self.waiting = self.waiting, None
+        waiting.set_result((int(head[9:12]), cookie, body))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = exc or ConnectionResetError("the server closed the connection")
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_exception(self.lost)
+        if not self.gone.done():
+            self.gone.set_result(None)
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+            await self.gone
 
 
 def percentile(values: list[float], q: float) -> float:
