@@ -347,6 +347,32 @@ def test_a_move_the_rules_refuse_reads_the_stored_version_without_holding_the_lo
     store.close()
 
 
+def test_a_new_game_reads_the_games_it_leaves_without_holding_the_lock(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new game leaves the player's unfinished games: which they are and their stored versions
+    are read before the store's lock is taken, so the event loop's moves never wait on them."""
+    store = PgStore(postgres)
+    code = GameCode.parse(WIN_CODE)
+    first = store.create(P, code).id
+    store.apply(first, P, DRAW, 0)  # touched: leaving it counts as a loss
+    reads: list[tuple[str, bool]] = []
+    read = store._read
+
+    def reading(sql: str, args: Any) -> list[Any]:
+        reads.append((sql.split(" FROM ")[1].split()[0], store._lock.locked()))
+        return read(sql, args)
+
+    monkeypatch.setattr(store, "_read", reading)
+    created = store.stage_create(P, code)
+    assert created.lost == 1
+    assert reads == [("games", False)]  # the player's unsettled games, with the lock free
+    store.flush()
+    monkeypatch.undo()
+    assert store.game(first, P).is_over and created.done.result(timeout=0) is None
+    store.close()
+
+
 def test_two_workers_commits_that_cross_are_not_failed(postgres: str) -> None:
     """Two workers' batches lock the same two games in opposite orders: PostgreSQL aborts one as a
     deadlock. That batch is tried again, after the other committed: its stale actions are refused

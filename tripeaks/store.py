@@ -407,10 +407,17 @@ class Storage:
         game = Game.new(code)
         game_id = new_id()
         created = time.time()
+        # Read before the lock is taken, as game() does: the event loop's cached moves take it
+        unsettled = {
+            row[0]: [row[1:]]
+            for row in self._read(
+                "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0", (player,)
+            )
+        }
         with self._lock:
             leaving = [
                 (r, len(r.game.actions), c, self.judge(_code_of(r.game)) if c else None)
-                for r, c in self._leave_unfinished(player)
+                for r, c in self._leave_unfinished(player, unsettled)
             ]
             record = Record(game_id, player, game, daily=tag)
 
@@ -916,14 +923,17 @@ class Storage:
         before = Game.replay(code, log[: seen.seq])
         return Applied(before.act(log[seen.seq]), before, seen.done, again=True)
 
-    def _leave_unfinished(self, player: str) -> list[tuple[Record, bool]]:
-        """Leave every game of the player that is not over: (record, whether it counts as lost)."""
+    def _leave_unfinished(
+        self, player: str, unsettled: dict[str, list[Any]]
+    ) -> list[tuple[Record, bool]]:
+        """Leave every game of the player that is not over: (record, whether it counts as lost).
+        ``unsettled``: the player's stored games not settled, by id, each its stored version row
+        (read before the lock; a game this process settled since is over in its cache)."""
         ids = {r.id for r in self._cache.values() if r.player == player and not r.game.is_over}
-        rows = self._read("SELECT id FROM games WHERE player = ? AND settled = 0", (player,))
-        ids.update(game_id for (game_id,) in rows)
+        ids.update(unsettled)
         leaving: list[tuple[Record, bool]] = []
         for game_id in sorted(ids):
-            record = self._load(game_id, player, fresh=True)
+            record = self._load(game_id, player, fresh=True, stored=unsettled.get(game_id))
             if record.game.is_over:  # won (its own change settles it) or left already
                 continue
             leaving.append((record, record.game.leaving_counts_as_loss))
