@@ -434,14 +434,12 @@ def _target(name: str, best: dict[str, Step | None]) -> str:
     return f"target {what} = {goal:.0f}/s: {judged(goal)}"
 
 
-def measure(
-    config: Config,
-    db: Path | str,
-    postmaster: int | None,
-    players: list[int] | None,
-    args: argparse.Namespace,
-) -> list[Step]:
-    """One configuration's server, started for it, through the search; each step printed."""
+@contextmanager
+def started(
+    config: Config, db: Path | str, postmaster: int | None, args: argparse.Namespace
+) -> Iterator[tuple[str, Callable[[], list[Part]]]]:
+    """One configuration's server, started and its workers up: its base URL, and its processes
+    (with PostgreSQL's) for the CPU figures."""
     options = ("--workers", str(config.workers)) if config.workers > 1 else ()
     root = Path(args.before) if config.name == "before" else ROOT
     with serving(db, root=root, options=options) as (base, pid):
@@ -451,19 +449,83 @@ def measure(
             found = server_parts(pid, config.workers)
             return found + (postgres_parts(postmaster) if postmaster else [])
 
-        def one(n: int) -> Awaitable[Step]:
-            return closed_step(base, n, args.seconds, args.warmup, parts, seed=n * 1000)
+        yield base, parts
+
+
+async def search(
+    base: str,
+    parts: Callable[[], list[Part]],
+    players: list[int] | None,
+    args: argparse.Namespace,
+    show: Callable[[Step], None],
+    turn: asyncio.Lock | None = None,
+) -> list[Step]:
+    """A started server's warm-up and search, each step printed by ``show``; with ``turn``, each
+    step (and the warm-up) holds it, so that searches run side by side take their steps in turn."""
+
+    async def held(step: Awaitable[Step]) -> Step:
+        if turn is None:
+            return await step
+        async with turn:  # asyncio's lock hands over in the order asked: the searches alternate
+            return await step
+
+    # Games played to their end first, so each worker's solver process (verdicts) and its
+    # database connections are there before anything is counted.
+    await held(closed_step(base, 8, WARM_SERVER, 0.0, parts, seed=10**6))
+
+    def one(n: int) -> Awaitable[Step]:
+        return held(closed_step(base, n, args.seconds, args.warmup, parts, seed=n * 1000))
+
+    return await find_throughput(one, players, args.most, args.refine, show)
+
+
+def measure(
+    config: Config,
+    db: Path | str,
+    postmaster: int | None,
+    players: list[int] | None,
+    args: argparse.Namespace,
+) -> list[Step]:
+    """One configuration's server, started for it, through the search; each step printed."""
+    with started(config, db, postmaster, args) as (base, parts):
 
         def show(step: Step) -> None:
             print(_row(step), flush=True)
 
-        async def warm_then_find() -> list[Step]:
-            # Games played to their end first, so each worker's solver process (verdicts) and
-            # its database connections are there before anything is counted.
-            await closed_step(base, 8, WARM_SERVER, 0.0, parts, seed=10**6)
-            return await find_throughput(one, players, args.most, args.refine, show)
+        return asyncio.run(search(base, parts, players, args, show))
 
-        return asyncio.run(warm_then_find())
+
+def side_by_side(
+    names: list[str], stack: ExitStack, pg: Any, players: list[int] | None, args: argparse.Namespace
+) -> dict[str, Step | None]:
+    """Every configuration's server started at once and their searches run together, one step
+    at a time in turn: a ratio of two configurations then compares steps taken seconds apart, not
+    minutes (on a shared machine the speed can change by a third between minutes). The servers
+    not being measured sit idle. Each configuration's steps are printed once all are done."""
+    with ExitStack() as servers:
+        found: dict[str, tuple[str, Callable[[], list[Part]]]] = {}
+        for name in names:
+            db, postmaster = _database(name, stack, pg)
+            found[name] = servers.enter_context(started(CONFIGS[name], db, postmaster, args))
+        rows: dict[str, list[Step]] = {name: [] for name in names}
+
+        async def together() -> list[list[Step]]:
+            turn = asyncio.Lock()
+            return await asyncio.gather(
+                *(search(*found[name], players, args, rows[name].append, turn) for name in names)
+            )
+
+        load = os.getloadavg()
+        searched = dict(zip(names, asyncio.run(together()), strict=True))
+    after = os.getloadavg()
+    best: dict[str, Step | None] = {}
+    for name in names:
+        _heading(name)
+        for step in rows[name]:
+            print(_row(step))
+        best[name] = _report(name, best_of(searched[name]), best)
+    print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f} (all of them)")
+    return best
 
 
 def closed_loop(args: argparse.Namespace) -> None:
@@ -492,8 +554,11 @@ def closed_loop(args: argparse.Namespace) -> None:
             if args.rounds > 1:
                 print(f"\nRound {round_ + 1} of {args.rounds}")
             best: dict[str, Step | None] = {}
-            for name in names:
-                best[name] = one_config(name, stack, pg, steps, args, best)
+            if args.side_by_side:
+                best = side_by_side(names, stack, pg, steps, args)
+            else:
+                for name in names:
+                    best[name] = one_config(name, stack, pg, steps, args, best)
             rounds.append(best)
             print("\nSummary (best throughput with p99 < 50 ms and 0 errors):")
             for name in names:
@@ -508,28 +573,24 @@ def closed_loop(args: argparse.Namespace) -> None:
         print("\n".join(rounds_summary(names, rounds)))
 
 
-def one_config(
-    name: str,
-    stack: ExitStack,
-    pg: Any,
-    steps: list[int] | None,
-    args: argparse.Namespace,
-    best: dict[str, Step | None],
-) -> Step | None:
-    """One configuration's search, its best step printed with its target (``best`` holds this
-    round's configurations before it, which the targets compare with)."""
+def _database(name: str, stack: ExitStack, pg: Any) -> tuple[Path | str, int | None]:
+    """A fresh database for the configuration (a SQLite file, or a PostgreSQL database) and the
+    PostgreSQL server's pid when its CPU can be read."""
+    if CONFIGS[name].database == "SQLite":
+        return Path(stack.enter_context(tempfile.TemporaryDirectory())) / "load.db", None
+    assert pg is not None
+    return pg.database(name), pg.postmaster
+
+
+def _heading(name: str) -> None:
     config = CONFIGS[name]
-    if config.database == "SQLite":
-        db: Path | str = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "load.db"
-        postmaster = None
-    else:
-        assert pg is not None
-        db, postmaster = pg.database(name), pg.postmaster
-    load = os.getloadavg()
     workers = f"{config.workers} worker" + ("s" if config.workers > 1 else "")
     print(f"\n{config.database}, {workers} [{name}]")
     print(HEADER)
-    top = best_of(measure(config, db, postmaster, steps, args))
+
+
+def _report(name: str, top: Step | None, best: dict[str, Step | None]) -> Step | None:
+    """The best step of a configuration, its target and its CPU by process."""
     if top is None:
         print("  no step had p99 < 50 ms and 0 errors")
     else:
@@ -540,6 +601,23 @@ def one_config(
         print(f"  {_target(name, {**best, name: top})}")
         print("  CPU µs an action at that step, by process:")
         print("\n".join(_cpu_lines(top)))
+    return top
+
+
+def one_config(
+    name: str,
+    stack: ExitStack,
+    pg: Any,
+    steps: list[int] | None,
+    args: argparse.Namespace,
+    best: dict[str, Step | None],
+) -> Step | None:
+    """One configuration's search, its best step printed with its target (``best`` holds this
+    round's configurations before it, which the targets compare with)."""
+    db, postmaster = _database(name, stack, pg)
+    load = os.getloadavg()
+    _heading(name)
+    top = _report(name, best_of(measure(CONFIGS[name], db, postmaster, steps, args)), best)
     after = os.getloadavg()
     print(f"  load average (1 min) before {load[0]:.2f}, after {after[0]:.2f}")
     return top
@@ -615,6 +693,11 @@ def main() -> None:
     loop.add_argument("--refine", type=int, default=2, help="bisections after the doubling")
     loop.add_argument(
         "--rounds", type=int, default=1, help="run the configurations this many times, in turn"
+    )
+    loop.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="start every configuration's server at once and take their steps in turn",
     )
     args = parser.parse_args()
     _event_loop()

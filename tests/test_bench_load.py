@@ -12,6 +12,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import load
 import proctimes
@@ -65,6 +67,35 @@ def test_the_doubling_stops_at_most_and_given_players_are_tried_as_they_are() ->
     assert search(0.01, most=16) == [1, 2, 4, 8, 16]
     assert search(3.0, players=[20, 8]) == [20, 8]
     assert search(60.0) == [1, 2]  # over at once, twice: nothing to bisect
+
+
+def test_searches_side_by_side_take_their_steps_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--side-by-side: two servers' searches share one lock; while both search, their steps (and
+    warm-ups) alternate, and the one that goes on longer finishes alone."""
+    taken: list[tuple[str, int]] = []
+
+    async def step(base: str, players: int, *_args: object, **_kwargs: object) -> load.Step:
+        taken.append((base, players))
+        for _ in range(1 if base == "fast" else 3):  # unlocked, fast would step ahead of slow
+            await asyncio.sleep(0)
+        return made_up(players, 1.0 if base == "fast" else 4.0)
+
+    monkeypatch.setattr(load, "closed_step", step)
+    args = type("Args", (), {"seconds": 1.0, "warmup": 0.0, "most": 256, "refine": 2})()
+
+    async def both() -> list[list[load.Step]]:
+        turn = asyncio.Lock()
+        return await asyncio.gather(
+            *(load.search(b, list, None, args, lambda _: None, turn) for b in ("fast", "slow"))
+        )
+
+    with ThreadPoolExecutor(1) as thread:
+        fast, slow = thread.submit(asyncio.run, both()).result()
+    bases = [base for base, _n in taken]
+    shorter = 1 + min(len(fast), len(slow))  # each one's warm-up and steps
+    assert bases[: 2 * shorter] == ["fast", "slow"] * shorter
+    assert len(taken) == 2 + len(fast) + len(slow) and len(fast) > len(slow)
+    assert set(bases[2 * shorter :]) == {"fast"}
 
 
 def test_a_step_passes_only_under_50_ms_and_without_errors() -> None:
