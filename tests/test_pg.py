@@ -323,6 +323,19 @@ def test_a_move_the_cached_game_refuses_is_decided_again_on_the_stored_one(postg
     other.close()
 
 
+def reads_of(store: PgStore, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
+    """From now on, each read of the store: (its first table, whether the store's lock was held)."""
+    reads: list[tuple[str, bool]] = []
+    read = store._read
+
+    def reading(sql: str, args: Any) -> list[Any]:
+        reads.append((sql.split(" FROM ")[1].split()[0], store._lock.locked()))
+        return read(sql, args)
+
+    monkeypatch.setattr(store, "_read", reading)
+    return reads
+
+
 def test_a_move_the_rules_refuse_reads_the_stored_version_without_holding_the_lock(
     postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -332,14 +345,7 @@ def test_a_move_the_rules_refuse_reads_the_stored_version_without_holding_the_lo
     game_id = store.create(P, GameCode.parse(WIN_CODE)).id
     covered = Action.play(0)
     assert store.stage_apply_cached(game_id, P, covered, 0) is None
-    reads: list[tuple[str, bool]] = []
-    read = store._read
-
-    def reading(sql: str, args: Any) -> list[Any]:
-        reads.append((sql.split(" FROM ")[1].split()[0], store._lock.locked()))
-        return read(sql, args)
-
-    monkeypatch.setattr(store, "_read", reading)
+    reads = reads_of(store, monkeypatch)
     with pytest.raises(ActionRefused) as refused:
         store.stage_apply(game_id, P, covered, 0)
     assert refused.value.game.actions == () and refused.value.tag is None
@@ -356,14 +362,7 @@ def test_a_new_game_reads_the_games_it_leaves_without_holding_the_lock(
     code = GameCode.parse(WIN_CODE)
     first = store.create(P, code).id
     store.apply(first, P, DRAW, 0)  # touched: leaving it counts as a loss
-    reads: list[tuple[str, bool]] = []
-    read = store._read
-
-    def reading(sql: str, args: Any) -> list[Any]:
-        reads.append((sql.split(" FROM ")[1].split()[0], store._lock.locked()))
-        return read(sql, args)
-
-    monkeypatch.setattr(store, "_read", reading)
+    reads = reads_of(store, monkeypatch)
     created = store.stage_create(P, code)
     assert created.lost == 1
     assert reads == [("games", False)]  # the player's unsettled games, with the lock free
