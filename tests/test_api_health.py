@@ -35,6 +35,15 @@ def test_a_probe_by_address_is_answered_where_the_api_is_not(tmp_path: Path) -> 
         assert probe.post("/healthz", json={}).status_code == 400
 
 
+def test_every_operation_in_the_api_schema_has_an_id_of_its_own(tmp_path: Path) -> None:
+    """A client made from /openapi.json names each operation by its id. The probes answer HEAD as
+    GET; one route for both methods gave the two one id, so only the GET is documented."""
+    schema = create_app(tmp_path / "games.db").openapi()
+    ids = [op["operationId"] for item in schema["paths"].values() for op in item.values()]
+    assert len(ids) == len(set(ids)) > 10
+    assert set(schema["paths"]["/healthz"]) == set(schema["paths"]["/readyz"]) == {"get"}
+
+
 @pytest.mark.parametrize("lang", ["en", "fi", "ca"])
 def test_not_ready_while_the_database_does_not_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
