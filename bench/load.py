@@ -34,6 +34,8 @@ past two cores can be projected. The issue's targets are printed beside the figu
 ``--rounds N`` runs the configurations N times in turn and ends with each one's rate in every round,
 their median, and the ratios the targets compare, round by round (a shared machine's speed can
 change by a third between runs minutes apart: compare within a round, and look at the median).
+``--side-by-side`` starts every configuration's server at once and takes their steps in turn, so
+that the configurations a target compares meet the machine seconds apart rather than minutes.
 """
 
 from __future__ import annotations
