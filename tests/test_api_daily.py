@@ -202,7 +202,8 @@ def test_a_refused_move_of_the_ranked_attempt_is_answered_without_asking_the_sto
     """A refusal carries the daily tag of the game it was decided on, so its reply needs nothing
     more from the store: on PostgreSQL each question is a hop to a thread and back, and under
     load a refused tap waited for two such trips where a move waits for one."""
-    state = play(client, start(client), best_line(deal_of(client).code)[:2])
+    line = best_line(deal_of(client).code)
+    state = play(client, start(client), line[:2])
 
     def asked(game_id: str) -> None:
         raise AssertionError(f"the reply asked the store for the tag of {game_id}")
@@ -219,6 +220,9 @@ def test_a_refused_move_of_the_ranked_attempt_is_answered_without_asking_the_sto
         out = reply.json()["state"]
         assert (out["daily"], out["ranked"], out["code"]) == (daily.today().isoformat(), True, None)
         assert out["version"] == 2
+    moved = send(client, state, line[2])  # a move's reply takes the tag from the store's answer too
+    assert moved.status_code == 200 and moved.json()["daily"] == daily.today().isoformat()
+    assert moved.json()["ranked"] is True and moved.json()["version"] == 3
 
 
 def test_the_code_shows_once_the_attempt_is_over_and_then_a_replay_allows_everything(

@@ -3,6 +3,7 @@ whose CPU it reads. No timing is asserted: the steps here are made up, the proce
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import signal
@@ -81,7 +82,7 @@ def test_searches_side_by_side_take_their_steps_in_turn(monkeypatch: pytest.Monk
         return made_up(players, 1.0 if base == "fast" else 4.0)
 
     monkeypatch.setattr(load, "closed_step", step)
-    args = type("Args", (), {"seconds": 1.0, "warmup": 0.0, "most": 256, "refine": 2})()
+    args = argparse.Namespace(seconds=1.0, warmup=0.0, most=256, refine=2)
 
     async def both() -> list[list[load.Step]]:
         turn = asyncio.Lock()

@@ -291,6 +291,8 @@ class Applied:
     game: Game
     """A snapshot: nobody else changes it, so a reply can be shaped from it outside any lock."""
     done: Future[None]
+    tag: daily.Tag | None
+    """The game's daily tag (None for any other game), as a refusal carries it (``Refused.tag``)."""
     again: bool = False
     """A retry of an action taken before (same request id): answered again, not taken twice."""
 
@@ -319,7 +321,11 @@ def new_id() -> str:
 
 
 _STORED = "SELECT version, settled FROM games WHERE id = ?"
-"""A game's stored version and whether it is settled: what a shared store checks its cache by."""
+"""A game's stored version and whether it is settled: what a shared store checks its cache by.
+Read before the store's lock is taken, never while holding it: on PostgreSQL it is a round trip,
+and the event loop's cached moves take that lock (``_load`` takes the row as ``stored``)."""
+_UNSETTLED = "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0"
+"""A player's games not settled, each with its ``_STORED`` row: the games a new game leaves."""
 
 
 def _completed() -> Future[None]:
@@ -407,13 +413,7 @@ class Storage:
         game = Game.new(code)
         game_id = new_id()
         created = time.time()
-        # Read before the lock is taken, as game() does: the event loop's cached moves take it
-        unsettled = {
-            row[0]: [row[1:]]
-            for row in self._read(
-                "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0", (player,)
-            )
-        }
+        unsettled = {left: [stored] for left, *stored in self._read(_UNSETTLED, (player,))}
         with self._lock:
             leaving = [
                 (r, len(r.game.actions), c, self.judge(_code_of(r.game)) if c else None)
@@ -502,8 +502,7 @@ class Storage:
             except Refused:
                 if not self.shared:
                     raise
-        # Read outside the lock, as game() does: the event loop's cached moves take that lock
-        stored = self._read(_STORED, (game_id,))
+        stored = self._read(_STORED, (game_id,))  # before the lock (see _STORED)
         with self._lock:
             record = self._load(game_id, player, fresh=True, stored=stored)
             return self._apply(record, action, version, request_id)
@@ -553,7 +552,7 @@ class Storage:
         if request_id is not None:
             change.request = (game_id, request_id)
             self._seen[change.request] = _Seen(seq, action, change.done)
-        return Applied(turn, game.copy(), change.done)
+        return Applied(turn, game.copy(), change.done, record.daily)
 
     def stage_reset(self, player: str) -> Future[None]:
         """Forget the player's counted games."""
@@ -921,7 +920,7 @@ class Storage:
         assert code is not None
         log = record.game.actions
         before = Game.replay(code, log[: seen.seq])
-        return Applied(before.act(log[seen.seq]), before, seen.done, again=True)
+        return Applied(before.act(log[seen.seq]), before, seen.done, record.daily, again=True)
 
     def _leave_unfinished(
         self, player: str, unsettled: dict[str, list[Any]]

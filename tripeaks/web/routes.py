@@ -293,11 +293,11 @@ async def _act(
             applied = await backend.stored(store.stage_apply, *arguments)
     except UnknownGame:
         raise _unknown_game(lang) from None
-    except Refused as refused:  # it carries the game and its tag: no second hop to a thread
+    except Refused as refused:  # it carries the game and its tag, as Applied does: no more asking
         raise _refusal(refused, backend.solvers, game_id, lang) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
-    tag = store.daily_tag(game_id)  # in memory: the game was just applied to
-    reply = _json(_state(backend.solvers, applied.game, game_id, lang, turn=applied.turn, tag=tag))
+    state = _state(backend.solvers, applied.game, game_id, lang, turn=applied.turn, tag=applied.tag)
+    reply = _json(state)
     try:
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
