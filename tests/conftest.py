@@ -13,6 +13,7 @@ import secrets
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from datetime import UTC, datetime, time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -53,12 +54,12 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True, scope="session")
 def one_day() -> Iterator[None]:
     """The whole run happens on the UTC day it started: a run that crosses midnight would play
-    one day's deal of the day and then read the next day's board (CI did, at 00:00). The servers
-    these tests start in-process read the same clock; a test of the day changing pins its own
-    day over this one."""
-    started, clock = daily.today(), daily.today
+    one day's deal of the day and then read the next day's board (CI did, at 00:00): the daily's
+    clock stops at the day's last instant. The servers these tests start in-process read the same
+    clock; a test of the day changing pins its own time over this one (test_api_support.at)."""
+    last = datetime.combine(daily.today(), time.max, UTC)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(daily, "today", lambda now=None: started if now is None else clock(now))
+        patch.setattr(daily, "clock", lambda: min(datetime.now(UTC), last))
         yield
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import api, send, store_of
+from test_api_support import BASE_URL, api, at, on_day, send, store_of
 
 from tripeaks import daily, nickname, solver
 from tripeaks.codes import GameCode
@@ -225,52 +225,88 @@ def test_a_refused_move_of_the_ranked_attempt_is_answered_without_asking_the_sto
     assert moved.json()["ranked"] is True and moved.json()["version"] == 3
 
 
-def test_the_code_shows_once_the_attempt_is_over_and_then_a_replay_allows_everything(
-    client: TestClient,
+def secret_parts(deal: daily.DailyDeal) -> tuple[str, ...]:
+    """What no reply may carry while the day is open: the code and its letters (the best score is
+    checked field by field: the player's own score may equal it)."""
+    return (str(deal.code), deal.code.letters)
+
+
+def assert_nothing_of_the_deal(client: TestClient, deal: daily.DailyDeal, game_id: str) -> None:
+    """The ended (or left) attempt's game, the board, history and stats while the day is open."""
+    game = client.get(f"/api/games/{game_id}")
+    assert game.status_code == 200
+    assert game.json()["code"] is None and game.json()["result"] is None
+    board = client.get("/api/daily/board").json()
+    assert board["code"] is None and board["best_score"] is None
+    stats = client.get("/api/stats").json()
+    assert all(r["code"] is None for r in stats["recent"] if r["daily"])
+    for reply in (
+        game,
+        client.get("/api/daily/board"),
+        client.get("/api/daily/history"),
+        client.get("/api/stats"),
+        client.post("/api/daily", json={}),
+        client.get(f"/api/games/{game_id}/review"),
+        client.get(f"/api/games/{game_id}/hint"),
+    ):
+        assert not any(part in reply.text for part in secret_parts(deal)), reply.text[:300]
+    for path in ("review", "hint?kind=fair", "hint?kind=perfect"):
+        refused = client.get(f"/api/games/{game_id}/{path}")
+        assert refused.status_code == 403 and refused.json()["error"]["reason"] == "daily_ranked"
+
+
+def test_an_ended_attempt_shows_nothing_of_the_deal_until_the_day_is_over(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deal = deal_of(client)
     ranked = start(client, 201)
     won = play(client, ranked, best_line(deal.code))
-    assert won["status"] == "won" and won["code"] == str(deal.code) and won["ranked"] is True
-    assert client.get(f"/api/games/{ranked['id']}").json()["code"] == str(deal.code)
-    replay = start(client, 201)
-    assert replay["id"] != ranked["id"] and replay["ranked"] is False
-    assert replay["code"] == str(deal.code) and replay["daily"] == ranked["daily"]
-    moved = play(client, replay, best_line(deal.code)[:1])
-    assert moved["can_undo"] is True
-    assert send(client, moved, UNDO).status_code == 200
-    assert client.get(f"/api/games/{replay['id']}/hint").status_code == 200
-    assert start(client, 200)["id"] == replay["id"]  # the replay resumed, not a third game
+    assert won["status"] == "won" and won["code"] is None and won["result"] is None
+    assert won["ranked"] is True and won["can_undo"] is False
+    assert_nothing_of_the_deal(client, deal, ranked["id"])
+    again = start(client, 200)  # no replay of an open day: the attempt as it ended
+    assert again["id"] == ranked["id"] and again["status"] == "won" and again["code"] is None
     board = client.get("/api/daily/board").json()
-    assert board["code"] == str(deal.code) and board["me"]["score"] == won["score"]
-    new_player(client)  # someone else still sees no code, and may not type it in
+    assert board["shown"] is True and board["me"]["rank"] == 1 and board["top"][0]["rank"] == 1
+    assert board["me"]["score"] == won["score"] and board["me"]["ended"] is True
+    new_player(client)  # someone still to play sees no rows, and no figure of the deal
     other = start(client, 201)
     assert other["code"] is None and other["ranked"] is True
-    assert client.get("/api/daily/board").json()["code"] is None
-    assert client.post("/api/games", json={"code": str(deal.code)}).status_code == 403
+    theirs = client.get("/api/daily/board").json()
+    assert theirs["shown"] is False and theirs["top"] == [] and theirs["players"] == 1
+    assert theirs["best_score"] is None and theirs["code"] is None
+    on_day(monkeypatch, daily.today() + timedelta(days=1), hour=1)  # the day is over
+    over = client.get(f"/api/games/{other['id']}").json()
+    assert over["code"] == str(deal.code) and over["ranked"] is False
+    assert client.get(f"/api/games/{ranked['id']}/hint").status_code != 403
+    past = client.get("/api/daily/board", params={"day": deal.day.isoformat()}).json()
+    assert past["code"] == str(deal.code) and past["best_score"] == deal.best_score
 
 
-def test_a_stuck_ranked_attempt_is_over(client: TestClient) -> None:
+def test_a_stuck_ranked_attempt_has_ended_and_stays_secret(client: TestClient) -> None:
     deal = deal_of(client)
     line = greedy_line(deal.code)
     ended = play(client, start(client), line)
     expected = Game.replay(deal.code, line)
     assert ended["status"] == expected.status.value
-    assert ended["code"] == str(deal.code)  # over: the player may see it
-    assert start(client, 201)["ranked"] is False
+    assert ended["code"] is None and ended["result"] is None
+    assert_nothing_of_the_deal(client, deal, ended["id"])
+    assert start(client, 200)["id"] == ended["id"]
 
 
-def test_one_ranked_attempt_a_day_even_when_left(client: TestClient) -> None:
+def test_one_ranked_attempt_a_day_and_a_left_one_shows_nothing(client: TestClient) -> None:
     deal = deal_of(client)
     ranked = play(client, start(client, 201), best_line(deal.code)[:2])
     other = client.post("/api/games", json={})  # leaves the ranked attempt (counted lost)
     assert other.status_code == 201
     left = client.get(f"/api/games/{ranked['id']}").json()
-    assert left["status"] == "left" and left["code"] == str(deal.code)
-    again = start(client, 201)
-    assert again["ranked"] is False and again["id"] != ranked["id"]
+    assert left["status"] == "left" and left["code"] is None
+    assert_nothing_of_the_deal(client, deal, ranked["id"])
+    again = start(client, 200)
+    assert again["id"] == ranked["id"] and again["status"] == "left"
     board = client.get("/api/daily/board").json()
     assert board["players"] == 0 and board["me"]["finished"] is False
+    assert board["me"]["ended"] is True and board["shown"] is True
 
 
 def test_two_tabs_starting_at_once_share_one_ranked_attempt(client: TestClient) -> None:
@@ -283,24 +319,98 @@ def test_two_tabs_starting_at_once_share_one_ranked_attempt(client: TestClient) 
     assert len(ids) == 1 and cookie == client.cookies.get(COOKIE)
 
 
-def test_a_game_started_before_midnight_stays_ranked_for_its_day(
+@pytest.mark.slow
+@pytest.mark.parametrize("racers", [2, 4])
+def test_starts_racing_on_two_workers_make_one_ranked_game_and_no_copy(
+    postgres: str, racers: int
+) -> None:
+    """Two apps on one PostgreSQL database are two workers; each round a new player's starts
+    race across both at once (a barrier lines them up). Every start answers the one ranked
+    game, the database holds one daily row for the player, and the attempt is not left."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    with api(postgres) as first, api(postgres) as second:
+        deal_of(first), deal_of(second)  # each worker found the day's deal before the race
+        for k in range(50):  # a network of its own each round: its cap is not what is tested
+            where = (f"198.51.100.{k + 1}", 50000)
+            workers = [TestClient(w.app, base_url=BASE_URL, client=where) for w in (first, second)]
+            player = workers[0].post("/api/games", json={})  # a player with a game to leave
+            for worker in workers:
+                worker.cookies.set(COOKIE, player.cookies[COOKIE])
+            barrier = threading.Barrier(racers)
+
+            def race(n: int, workers: list[TestClient] = workers, barrier: Any = barrier) -> Any:
+                barrier.wait()
+                return workers[n % 2].post("/api/daily", json={})
+
+            with ThreadPoolExecutor(racers) as pool:
+                replies = list(pool.map(race, range(racers)))
+            assert all(r.status_code in (200, 201) for r in replies), [r.text for r in replies]
+            states = [r.json() for r in replies]
+            assert len({s["id"] for s in states}) == 1
+            assert all(s["ranked"] is True and s["status"] == "playing" for s in states)
+            store = store_of(first)
+            rows = store._read(
+                "SELECT game, ranked FROM dailies WHERE player ="
+                " (SELECT player FROM games WHERE id = ?)",
+                (states[0]["id"],),
+            )
+            assert rows == [(states[0]["id"], 1)]
+            assert [r.status_code for r in replies].count(201) >= 1
+
+
+def test_midnight_closes_the_day_and_later_moves_are_never_ranked(
     client: TestClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     day = daily.today()
     deal = deal_of(client, day)
     line = best_line(deal.code)
+    on_day(monkeypatch, day, hour=23)
     state = play(client, start(client), line[:2], clock)
-    monkeypatch.setattr(daily, "today", lambda now=None: day + timedelta(days=1))
+    at(monkeypatch, daily.closes_at(day) - timedelta(seconds=1))  # a tap sent before midnight
+    state = play(client, state, line[2:3], clock)
+    assert state["ranked"] is True and state["code"] is None
+    at(monkeypatch, daily.closes_at(day))  # the day is over: the attempt stands as it was
     later = client.get(f"/api/games/{state['id']}").json()
-    assert later["ranked"] is True and later["daily"] == day.isoformat()
-    assert later["code"] == str(deal.code)  # the day is over: its code is everyone's
-    assert send(client, later, UNDO).status_code == 403
-    won = play(client, later, line[2:], clock)
+    assert later["ranked"] is False and later["daily"] == day.isoformat()
+    assert later["code"] == str(deal.code)  # everyone's now
+    won = play(client, later, line[3:], clock)
     assert won["status"] == "won"
     board = client.get("/api/daily/board", params={"day": day.isoformat()}).json()
-    assert board["players"] == 1 and board["top"][0]["score"] == won["score"]
+    assert board["players"] == 0 and board["top"] == []
+    assert board["me"]["moves"] == 3 and board["me"]["finished"] is False
     tomorrow = start(client, 201)  # the new day's own ranked attempt
     assert tomorrow["ranked"] is True and tomorrow["daily"] == (day + timedelta(days=1)).isoformat()
+
+
+# One network, a few ranked attempts ---------------------------------------------------------
+
+
+def test_starts_from_one_network_stay_within_its_cap(client: TestClient) -> None:
+    """Second cookies, cookie-less starts and made-up cookies from one address: the first
+    RANKED_PER_ADDRESS make ranked attempts, every later one a 403 that makes nothing."""
+    cap = daily.RANKED_PER_ADDRESS
+    ranked = []
+    for _k in range(cap):
+        new_player(client)
+        ranked.append(start(client, 201)["id"])
+    new_player(client)
+    for attempt in range(3):
+        client.cookies.clear()
+        if attempt:
+            client.cookies.set(COOKIE, f"made-up-player-{attempt:04d}-xxxxxxxx")
+        refused = client.post("/api/daily?lang=fi", json={})
+        assert refused.status_code == 403
+        assert refused.json()["error"] == {
+            "reason": "daily_capped",
+            "message": translator("fi")("error.daily_capped", limit=cap),
+        }
+    store = store_of(client)
+    made = store._read("SELECT count(*) FROM dailies WHERE day = ?", (daily.today().isoformat(),))
+    assert made[0][0] == cap and len(set(ranked)) == cap
+    other = TestClient(client.app, base_url=BASE_URL, client=("203.0.113.9", 50000))
+    assert other.post("/api/daily", json={}).status_code == 201  # another network plays on
 
 
 # The board ----------------------------------------------------------------------------------
@@ -343,7 +453,7 @@ def test_the_board_orders_by_score_then_moves_then_the_servers_time(
         assert (row["score"], row["moves"], row["seconds"]) == figures[row["name"]]
         assert row["rank"] == 1 + sum(key(other) < key(row["name"]) for other in plays)
     assert key("fast") < key("slow") and key("fast") == key("again")  # time decides, or ties
-    assert board["players"] == 4 and board["best_score"] == solver.solve(deal.code).final_score
+    assert board["players"] == 4 and board["best_score"] is None  # the day is still open
     # The day's deal is random: on some, the greedy line scores as the best one in as few moves, and
     # its quicker taps put it ahead. The last player, "again", is first but for that.
     me = board["me"]
@@ -361,7 +471,7 @@ def test_the_board_orders_by_score_then_moves_then_the_servers_time(
         streak=won.longest_streak,
         peaks="▲▲▲",
     )
-    assert board["code"] == str(deal.code)
+    assert board["code"] is None  # the day is open: even players who have finished wait for it
     client.cookies.set(COOKIE, cookies["greedy"])
     mine = client.get("/api/daily/board?lang=fi").json()["me"]
     assert mine["rank"] == names.index("greedy") + 1
@@ -476,7 +586,7 @@ def test_history_and_the_daily_streak(client: TestClient, monkeypatch: pytest.Mo
     played = [0, 1, 2, 4, 5]  # days after ``first`` with a finished daily; 3 is missed
     for offset in range(6):
         day = first + timedelta(days=offset)
-        monkeypatch.setattr(daily, "today", lambda now=None, day=day: day)
+        on_day(monkeypatch, day)
         if offset in played:
             play(client, start(client), best_line(deal_of(client, day).code))
     last = first + timedelta(days=5)
@@ -488,7 +598,7 @@ def test_history_and_the_daily_streak(client: TestClient, monkeypatch: pytest.Mo
     for offset in range(6):
         day = (first + timedelta(days=offset)).isoformat()
         assert marks[day] == ((True, True, 1) if offset in played else (False, False, None))
-    monkeypatch.setattr(daily, "today", lambda now=None: last + timedelta(days=2))
+    on_day(monkeypatch, last + timedelta(days=2))
     assert client.get("/api/daily/history").json()["streak"] == 0  # the day before missed too
     month = client.get("/api/daily/history", params={"month": first.strftime("%Y-%m")}).json()
     assert all(d["day"].startswith(first.strftime("%Y-%m")) for d in month["days"])
@@ -600,7 +710,7 @@ def test_a_past_days_board_names_the_code_its_games_were_dealt_from(
     yesterday = daily.today() - timedelta(days=1)
     monkeypatch.setenv(daily.SECRET_VARIABLE, "the first secret of this server")
     with monkeypatch.context() as then:
-        then.setattr(daily, "today", lambda now=None: yesterday)
+        on_day(then, yesterday)
         with api(database) as client:
             played = deal_of(client).code
             play(client, start(client), best_line(played))

@@ -10,6 +10,7 @@ import asyncio
 import gzip
 import json
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +18,16 @@ from babel.numbers import format_percent
 from fastapi.testclient import TestClient
 from test_api_daily import best_line, deal_of, start
 from test_api_daily import play as play_daily
-from test_api_support import STUCK_CODE, WIN_CODE, new_game, play_line, send, store_of, winning_line
+from test_api_support import (
+    STUCK_CODE,
+    WIN_CODE,
+    new_game,
+    on_day,
+    play_line,
+    send,
+    store_of,
+    winning_line,
+)
 from test_explain import midgame, swapped
 
 from tripeaks import explain, solver
@@ -151,8 +161,8 @@ def test_finished_games_answer_as_before(client: TestClient) -> None:
         assert got["message"] == translator("en")("hint.won")
 
 
-def test_the_ranked_daily_refuses_both_kinds_and_a_review_until_it_is_over(
-    client: TestClient,
+def test_the_daily_refuses_both_kinds_and_a_review_until_its_day_is_over(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deal = deal_of(client)
     ranked = start(client, 201)
@@ -169,6 +179,9 @@ def test_the_ranked_daily_refuses_both_kinds_and_a_review_until_it_is_over(
         game.apply(rest[-1])
     over = play_daily(client, moved, rest)
     assert over["status"] in ("won", "stuck")
+    for path in ("hint?kind=fair", "review"):  # ended, but the day is open: it would tell the deal
+        assert client.get(f"/api/games/{over['id']}/{path}").status_code == 403, path
+    on_day(monkeypatch, deal.day + timedelta(days=1))
     explained = review(client, over)
     assert explained["status"] == over["status"]
     for step in (explained["replay"] or {"steps": []})["steps"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, date, datetime, time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from winning import find_win
 
+from tripeaks import daily
 from tripeaks.game import Action, Game
 from tripeaks.store import Change, Storage, Store, open_store
 from tripeaks.web.app import create_app
@@ -110,3 +112,13 @@ def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(Storage, "flush", counted)
     return batches
+
+
+def at(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    """The daily's clock (daily.clock) stands at ``moment`` (UTC) for the rest of the test."""
+    monkeypatch.setattr(daily, "clock", lambda: moment.astimezone(UTC))
+
+
+def on_day(monkeypatch: pytest.MonkeyPatch, day: date, hour: int = 12) -> None:
+    """The daily's clock stands at ``hour`` o'clock UTC of ``day``."""
+    at(monkeypatch, datetime.combine(day, time(hour), UTC))

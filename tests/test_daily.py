@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
@@ -83,11 +83,39 @@ def test_an_operators_secret_must_be_long_enough(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_ranked_attempt_refuses_undo_and_hints_and_nothing_else() -> None:
-    ranked, replay = daily.Tag(DAYS[0], True), daily.Tag(DAYS[0], False)
-    assert daily.refusal(ranked, ActionKind.UNDO) == daily.RANKED_REFUSED
-    assert daily.refusal(ranked, None) == daily.RANKED_REFUSED  # a hint
-    assert daily.refusal(ranked, ActionKind.PLAY) is None
-    assert daily.refusal(ranked, ActionKind.DRAW) is None
-    for tag in (replay, None):
-        for kind in (ActionKind.UNDO, None, ActionKind.PLAY):
-            assert daily.refusal(tag, kind) is None
+    """While its day is open; once the day has closed, a daily is a game like any other."""
+    day = DAYS[0]
+    ranked, unranked = daily.Tag(day, True), daily.Tag(day, False)
+    during = datetime.combine(day, time(12), UTC)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(daily, "clock", lambda: during)
+        assert daily.refusal(ranked, ActionKind.UNDO) == daily.RANKED_REFUSED
+        assert daily.refusal(ranked, None) == daily.RANKED_REFUSED  # a hint
+        assert daily.refusal(unranked, None) == daily.RANKED_REFUSED  # no daily of an open day
+        for kind in (ActionKind.PLAY, ActionKind.DRAW):
+            assert daily.refusal(ranked, kind) is None
+        assert daily.refusal(unranked, ActionKind.UNDO) is None
+        assert daily.secret(ranked) and daily.counts(ranked) and not daily.counts(unranked)
+        patch.setattr(daily, "clock", lambda: daily.closes_at(day))
+        for tag in (ranked, unranked, None):
+            for kind in (ActionKind.UNDO, None, ActionKind.PLAY):
+                assert daily.refusal(tag, kind) is None
+        assert not daily.secret(ranked) and not daily.counts(ranked)
+
+
+def test_a_day_closes_a_grace_after_utc_midnight() -> None:
+    day = DAYS[0]
+    midnight = datetime.combine(DAYS[1], time(0), UTC)
+    assert daily.closes_at(day) == midnight + daily.GRACE
+    assert timedelta(minutes=1) >= daily.GRACE
+    assert daily.is_open(day, midnight) and daily.is_open(day, midnight + daily.GRACE / 2)
+    assert not daily.is_open(day, midnight + daily.GRACE)
+    assert daily.code_public(day, midnight + daily.GRACE) and not daily.code_public(day, midnight)
+    assert daily.today(midnight) == DAYS[1]  # a new day's attempts start at midnight
+
+
+def test_a_ranked_attempts_id_is_one_per_player_and_day_and_tells_neither() -> None:
+    ids = {daily.attempt_id(p, d) for p in ("player-a" * 3, "player-b" * 3) for d in DAYS[:3]}
+    assert len(ids) == 6
+    assert daily.attempt_id("player-a" * 3, DAYS[0]) == daily.attempt_id("player-a" * 3, DAYS[0])
+    assert all(len(i) == 32 and "player" not in i for i in ids)

@@ -13,7 +13,7 @@ from served import BOUND, serving
 
 from tripeaks import cli
 from tripeaks.web import serve
-from tripeaks.web.hosting import PRIVATE_NETWORKS
+from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
 from tripeaks.web.ratelimit import DEFAULT_RATES
 
 COOKIE = "tripeaks_player"
@@ -44,6 +44,7 @@ def test_every_option_can_come_from_the_environment(
         "TRIPEAKS_ACCESS_LOG": "off",
         "TRIPEAKS_METRICS": "on",
         "TRIPEAKS_METRICS_ALLOW": "10.9.0.0/16",
+        "TRIPEAKS_RANKED_PER_ADDRESS": "12",
     }
     assert set(environment) == set(serve.ENVIRONMENT.values())  # every variable is tested
     for name, value in environment.items():
@@ -63,6 +64,8 @@ def test_every_option_can_come_from_the_environment(
     assert settings.metrics_allow == ("10.9.0.0/16",)
     assert settings.rates["hints_per_player"] == "5/minute"
     assert settings.rates["games_per_address"] == "none"
+    assert settings.ranked_per_address == 12
+    assert Hosting.from_json(settings.to_json()) == settings  # what each worker is handed
     # an option on the command line wins over its variable
     args = parsed(monkeypatch, ["serve", "--port", "9000", "--host", "127.0.0.1"])
     assert (args.port, args.host) == (9000, "127.0.0.1")

@@ -12,6 +12,7 @@ The engine stays the rule keeper; these are rules of the competition around it.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import os
@@ -19,7 +20,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 from tripeaks import solver
 from tripeaks.codes import CODE_SPACE, GameCode
@@ -60,9 +61,31 @@ def new_secret() -> str:
     return secrets.token_hex(SECRET_BYTES)
 
 
+GRACE = timedelta(seconds=30)
+"""How long after UTC midnight a ranked move still counts for the day that ended: a tap sent at
+23:59:59 reaches the server a moment later. Nothing of the day is published before it is over."""
+RANKED_PER_ADDRESS = 5
+"""Ranked attempts of one day from one client address (an IPv6 /64); ``--ranked-per-address``."""
+
+
+def clock() -> datetime:
+    """The server's time, the one clock every rule of the daily reads (tests pin it)."""
+    return datetime.now(UTC)
+
+
 def today(now: datetime | None = None) -> date:
     """The UTC day it is (the day a daily is for)."""
-    return (now or datetime.now(UTC)).astimezone(UTC).date()
+    return (now or clock()).astimezone(UTC).date()
+
+
+def closes_at(day: date) -> datetime:
+    """When a day's competition is over: the UTC midnight after it, and GRACE."""
+    return datetime.combine(day + timedelta(days=1), time.min, UTC) + GRACE
+
+
+def is_open(day: date, now: datetime | None = None) -> bool:
+    """The day's competition is on: its deal, best score and line are still secret."""
+    return (now or clock()) < closes_at(day)
 
 
 def digest(secret: bytes, day: date) -> bytes:
@@ -122,6 +145,12 @@ class Dailies:
         """The day's deal if it was found already (no search: for the event loop)."""
         return self._deals.get(day)
 
+    def address_key(self, network: str) -> str:
+        """What the store keeps of a client's network (daily.RANKED_PER_ADDRESS counts by it): a
+        keyed hash, so that the database holds no address and none can be found by trying them."""
+        mac = hmac.new(self._secret, f"address:{network}".encode(), hashlib.sha256)
+        return mac.hexdigest()[:32]
+
     def secret_letters(self, now: datetime | None = None) -> str:
         """The letters of the deal that is still secret now: today's (other rules or options on
         the same letters would deal the same cards)."""
@@ -133,12 +162,20 @@ class Dailies:
 
 @dataclass(frozen=True, slots=True)
 class Tag:
-    """What makes a game a daily: the day it was started for, and whether it is the ranked attempt.
-
-    A game keeps its day: one started before midnight stays ranked for the day it started."""
+    """What makes a game a daily: the day it was started for, and whether it is the player's one
+    ranked attempt of that day. A game keeps its day; it counts for that day's board only while
+    the day is open (``counts``)."""
 
     day: date
     ranked: bool
+
+
+def attempt_id(player: str, day: date) -> str:
+    """The game id of a player's ranked attempt of a day: every start of it, in any worker, names
+    the same game, so that starts racing each other make one game and never a second (the store
+    inserts it once). One-way: the id, which URLs and logs show, never tells the player's."""
+    digest = hashlib.sha256(f"ranked:{day.isoformat()}:{player}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 def ended(game: Game) -> bool:
@@ -146,14 +183,29 @@ def ended(game: Game) -> bool:
     return game.is_over or game.is_stuck
 
 
+def secret(tag: Tag | None, now: datetime | None = None) -> bool:
+    """Is this game a daily of a day still open? Then no reply about it carries its code, a
+    verdict on its deal or anything a solver says of it, whoever asks and however it stands: a
+    player whose attempt has ended could otherwise pass the deal on to one still to play."""
+    return tag is not None and is_open(tag.day, now)
+
+
+def counts(tag: Tag | None, now: datetime | None = None) -> bool:
+    """Does this game still count for its day's board? The ranked attempt, while the day is open;
+    a move made after that is never ranked (the attempt stands as it was at the close)."""
+    return tag is not None and tag.ranked and is_open(tag.day, now)
+
+
 def refusal(tag: Tag | None, kind: ActionKind | None) -> str | None:
-    """Why the ranked attempt refuses this (an undo, or a hint: ``kind`` None), or None.
+    """Why a daily refuses this (an undo, or a hint: ``kind`` None), or None.
 
     Ranked means played straight: an undo would let a player look under a card and take the move
-    back, a hint is the solver playing."""
-    if tag is None or not tag.ranked:
+    back. A hint is the solver playing, and tells of cards still hidden: no daily of an open day
+    has one. Once the day is over its games are games like any other."""
+    if not secret(tag):
         return None
-    if kind is None or kind is ActionKind.UNDO:
+    assert tag is not None
+    if kind is None or (kind is ActionKind.UNDO and tag.ranked):
         return RANKED_REFUSED
     return None
 
@@ -162,18 +214,15 @@ def may_undo(tag: Tag | None) -> bool:
     return refusal(tag, ActionKind.UNDO) is None
 
 
-def shows_code(tag: Tag | None, game: Game, now: datetime | None = None) -> bool:
+def shows_code(tag: Tag | None) -> bool:
     """May a reply about this game carry its code? Always, for a game that is no daily; for a
-    daily, once the player's ranked attempt has ended (a replay is made only then) or once its
-    day is over for everyone."""
-    if tag is None or not tag.ranked:
-        return True
-    return ended(game) or tag.day < today(now)
+    daily, once its day is over for everyone (not when the player's own attempt ends)."""
+    return not secret(tag)
 
 
 def code_public(day: date, now: datetime | None = None) -> bool:
-    """A day's code is everyone's once the UTC day is over."""
-    return day < today(now)
+    """A day's code is everyone's once its competition is over."""
+    return not is_open(day, now)
 
 
 def peaks_cleared(game: Game) -> tuple[bool, bool, bool]:

@@ -62,8 +62,9 @@ _TOTALS_UPSERT = (
 )
 _RESULTS = (
     "SELECT r.code, r.outcome, r.score, r.finished_at, r.streak, v.winnable, v.best, v.hint,"
-    " v.grade"
-    " FROM results r LEFT JOIN verdicts v ON v.game = r.game WHERE r.player = ?"
+    " v.grade, d.day"
+    " FROM results r LEFT JOIN verdicts v ON v.game = r.game"
+    " LEFT JOIN dailies d ON d.game = r.game WHERE r.player = ?"
 )
 _HINTED = (
     "INSERT INTO hinted_games (game, kind) VALUES (?, ?) ON CONFLICT (game) DO UPDATE SET kind ="
@@ -241,6 +242,8 @@ class Result:
     """The kind of hint asked in the game, None for none (known for judged games)."""
     grade: str | None = None
     """The deal's grade when the game was counted (judged games since revision 0005)."""
+    day: date | None = None
+    """The day of a daily game (None for any other): its code is shown once the day is over."""
 
     @property
     def hinted(self) -> bool:
@@ -325,6 +328,9 @@ _STORED = "SELECT version, settled FROM games WHERE id = ?"
 Read before the store's lock is taken, never while holding it: on PostgreSQL it is a round trip,
 and the event loop's cached moves take that lock (``_load`` takes the row as ``stored``)."""
 _UNSETTLED = "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0"
+_CREATE = (
+    "INSERT INTO games (id, player, code, created_at, score, status) VALUES (?, ?, ?, ?, ?, ?)"
+)
 """A player's games not settled, each with its ``_STORED`` row: the games a new game leaves."""
 
 
@@ -400,41 +406,63 @@ class Storage:
 
     # Changes -------------------------------------------------------------------------------
 
-    def stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
+    def stage_create(
+        self,
+        player: str,
+        code: GameCode,
+        tag: daily.Tag | None = None,
+        *,
+        game_id: str | None = None,
+        address: str | None = None,
+    ) -> Created:
         """A new game; the player's unfinished games are left first (a touched one counts lost).
 
-        ``tag`` makes it a daily game (its row in ``dailies``); the database keeps one ranked
-        attempt per player and day: a second one is stored unranked (and dropped from memory)."""
-        created = self._stage_create(player, code, tag)
+        ``tag`` makes it a daily game (its row in ``dailies``, with the ``address`` key it was
+        started from). A ranked attempt has its own ``game_id`` (daily.attempt_id) and is made
+        once: a start that finds the game made already (another worker's, racing) fails with
+        StaleVersion carrying the stored game, and leaves nothing. The database keeps one ranked
+        attempt per player and day: one made before attempts had their own id makes this one
+        unranked (still a daily: as secret as the other while its day lasts)."""
+        created = self._stage_create(player, code, tag, game_id=game_id, address=address)
         self._tell()
         return created
 
-    def _stage_create(self, player: str, code: GameCode, tag: daily.Tag | None = None) -> Created:
+    def _stage_create(
+        self,
+        player: str,
+        code: GameCode,
+        tag: daily.Tag | None = None,
+        *,
+        game_id: str | None = None,
+        address: str | None = None,
+    ) -> Created:
         game = Game.new(code)
-        game_id = new_id()
+        game_id = game_id or new_id()
+        once = tag is not None and tag.ranked
         created = time.time()
         unsettled = {left: [stored] for left, *stored in self._read(_UNSETTLED, (player,))}
+        unsettled.pop(game_id, None)  # a racing start's own attempt is never left by another
         with self._lock:
             leaving = [
-                (r, len(r.game.actions), c, self.judge(_code_of(r.game)) if c else None)
-                for r, c in self._leave_unfinished(player, unsettled)
+                (r, len(r.game.actions), c, self._verdict(r.game, r.daily) if c else None)
+                for r, c in self._leave_unfinished(player, unsettled, keep=game_id)
             ]
             record = Record(game_id, player, game, daily=tag)
+            row = (game_id, player, str(code), created, game.score, game.status.value)
 
             def write(db: Db) -> None:
+                if once:  # first, so that a start that lost the race writes nothing
+                    self._inserted(db, _CREATE + " ON CONFLICT (id) DO NOTHING", row)
+                else:
+                    db.execute(_CREATE, row)
                 for left, version, counted, verdict in leaving:
                     if db.execute(_LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
                             self._count(db, player, left.id, left.game, "lost", verdict, left.hint)
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player)
-                db.execute(
-                    "INSERT INTO games (id, player, code, created_at, score, status)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, player, str(code), created, game.score, game.status.value),
-                )
                 if tag is not None:
-                    self._stage_daily(db, record, tag)
+                    self._stage_daily(db, record, tag, address)
 
             self._remember(record)
             change = self._stage(write, (record, *(left for left, _v, _c, _j in leaving)))
@@ -532,7 +560,7 @@ class Storage:
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)
         figures = self._daily_figures(record, self.clock())
-        verdict = self.judge(_code_of(game)) if won else None
+        verdict = self._verdict(game, record.daily) if won else None
         finished = None
         if figures is not None and figures[0] and record.daily is not None:
             finished = (record.daily.day.isoformat(), game.score)
@@ -683,8 +711,19 @@ class Storage:
     def _results(self, query: str, args: tuple[object, ...]) -> list[Result]:
         rows = self._read(query, args)
         return [
-            Result(GameCode.parse(c), o, s, f, k, None if w is None else bool(w), b, h, g)
-            for c, o, s, f, k, w, b, h, g in rows
+            Result(
+                GameCode.parse(c),
+                o,
+                s,
+                f,
+                k,
+                None if w is None else bool(w),
+                b,
+                h,
+                g,
+                None if d is None else date.fromisoformat(d),
+            )
+            for c, o, s, f, k, w, b, h, g, d in rows
         ]
 
     # Dailies ------------------------------------------------------------------------------
@@ -708,18 +747,31 @@ class Storage:
         return [Standing.of(row) for row in rows]
 
     def board(self, day: date, limit: int) -> tuple[list[Standing], int]:
-        """The day's best finished ranked attempts in the board's order, and how many there are."""
-        rows = self._read(
-            f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
-            f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
-            " LIMIT ?",
-            (day.isoformat(), limit),
+        """The day's ``limit`` best finished ranked attempts in the board's order (none read for
+        0), and how many there are."""
+        rows = (
+            self._read(
+                f"{_STANDING} WHERE d.{_SHOWN.replace(' AND ', ' AND d.')}"
+                f" ORDER BY {', '.join(f'd.{term}' for term in _BOARD_ORDER.split(', '))}"
+                " LIMIT ?",
+                (day.isoformat(), limit),
+            )
+            if limit
+            else []
         )
         total = self._read(
             "SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ?",
             (day.isoformat(),),
         )
         return [Standing.of(row) for row in rows], int(total[0][0])
+
+    def ranked_from(self, day: date, address: str) -> int:
+        """How many ranked attempts of the day were started from a network (its address key)."""
+        rows = self._read(
+            "SELECT count(*) FROM dailies WHERE day = ? AND address = ? AND ranked = 1",
+            (day.isoformat(), address),
+        )
+        return int(rows[0][0])
 
     def daily_code(self, day: date) -> GameCode | None:
         """The code the day's daily games were dealt from (None before any was made): the truth
@@ -923,13 +975,15 @@ class Storage:
         return Applied(before.act(log[seen.seq]), before, seen.done, record.daily, again=True)
 
     def _leave_unfinished(
-        self, player: str, unsettled: dict[str, list[Any]]
+        self, player: str, unsettled: dict[str, list[Any]], keep: str
     ) -> list[tuple[Record, bool]]:
-        """Leave every game of the player that is not over: (record, whether it counts as lost).
-        ``unsettled``: the player's stored games not settled, by id, each its stored version row
-        (read before the lock; a game this process settled since is over in its cache)."""
+        """Leave every game of the player that is not over, but ``keep`` (the game being made):
+        (record, whether it counts as lost). ``unsettled``: the player's stored games not settled,
+        by id, each its stored version row (read before the lock; a game this process settled
+        since is over in its cache)."""
         ids = {r.id for r in self._cache.values() if r.player == player and not r.game.is_over}
         ids.update(unsettled)
+        ids.discard(keep)
         leaving: list[tuple[Record, bool]] = []
         for game_id in sorted(ids):
             record = self._load(game_id, player, fresh=True, stored=unsettled.get(game_id))
@@ -1001,9 +1055,16 @@ class Storage:
                     break
                 del self._cache[old.id]
 
+    def _verdict(self, game: Game, tag: daily.Tag | None) -> Verdict | None:
+        """The verdict a counted game keeps; none for a daily of a day still open, whose deal's
+        best score and grade the player's statistics would otherwise tell."""
+        return None if daily.secret(tag) else self.judge(_code_of(game))
+
     def _daily_figures(self, record: Record, now: float) -> tuple[Any, ...] | None:
-        """A ranked daily's figures after its latest action (_DAILY_MOVE's parameters), or None."""
-        if record.daily is None or not record.daily.ranked:
+        """A ranked daily's figures after its latest action (_DAILY_MOVE's parameters), or None:
+        for any other game, and for a ranked attempt played on after its day closed (it stands on
+        the board as it was then)."""
+        if not daily.counts(record.daily):
             return None
         game = record.game
         return (
@@ -1022,20 +1083,27 @@ class Storage:
 
     # Inside the commit's transaction -------------------------------------------------------
 
-    def _stage_daily(self, db: Db, record: Record, tag: daily.Tag) -> None:
-        """A daily game's row; a second ranked attempt of the day (another worker made one
-        meanwhile) is stored unranked instead, and the live game is told so."""
-        row = (record.id, tag.day.isoformat(), record.player)
+    def _inserted(self, db: Db, sql: str, args: Sequence[Any]) -> None:
+        """An INSERT that must insert its row, else the change fails as moved on (_MovedOn)."""
+        if not db.execute(sql, args).rowcount:
+            raise _MovedOn
+
+    def _stage_daily(self, db: Db, record: Record, tag: daily.Tag, address: str | None) -> None:
+        """A daily game's row; a ranked attempt whose player has one of the day already (made
+        before attempts had their own id) is stored unranked instead, and the live game is told."""
+        row = (record.id, tag.day.isoformat(), record.player, address)
         if (
             tag.ranked
             and db.execute(
-                "INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 1)"
+                "INSERT INTO dailies (game, day, player, address, ranked) VALUES (?, ?, ?, ?, 1)"
                 " ON CONFLICT DO NOTHING",
                 row,
             ).rowcount
         ):
             return
-        db.execute("INSERT INTO dailies (game, day, player, ranked) VALUES (?, ?, ?, 0)", row)
+        db.execute(
+            "INSERT INTO dailies (game, day, player, address, ranked) VALUES (?, ?, ?, ?, 0)", row
+        )
         if tag.ranked:
             record.daily = replace(tag, ranked=False)
 
@@ -1058,7 +1126,15 @@ class Storage:
                     hinted = db.execute(
                         "SELECT kind FROM hinted_games WHERE game = ?", (game_id,)
                     ).fetchone()
-                    verdict = self.judge(_code_of(game))
+                    tagged = db.execute(
+                        "SELECT day, ranked FROM dailies WHERE game = ?", (game_id,)
+                    ).fetchone()
+                    tag = (
+                        None
+                        if tagged is None
+                        else daily.Tag(date.fromisoformat(tagged[0]), bool(tagged[1]))
+                    )
+                    verdict = self._verdict(game, tag)
                     hint = None if hinted is None else hinted[0]
                     self._count(db, player, game_id, game, "lost", verdict, hint)
                 return

@@ -260,6 +260,16 @@ class PgStore(Storage):
             return True
         return bool(rows.rowcount)
 
+    def _inserted(self, db: Db, sql: str, args: Sequence[Any]) -> None:
+        """In a pipeline the row count is checked with the moves' once the batch's answers are in
+        (a conflict rolls the batch back, and it is written again one statement at a time)."""
+        if isinstance(db, _Pipelined):
+            answer = db.execute(sql, args)
+            assert isinstance(answer, _Answer)
+            db.moves.append(answer)
+            return
+        super()._inserted(db, sql, args)
+
     def _write(self, batch: list[Change]) -> list[Change]:
         """The batch as one message when no change of it reads an answer (most are plain moves),
         else in one pipelined transaction. When an action's game moved on elsewhere (another

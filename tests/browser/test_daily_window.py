@@ -80,7 +80,9 @@ def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
     win_by_clicking(page, code, lang)
     win = page.locator("#dlg-win")
     expect(win).to_be_visible(timeout=20_000)
-    expect(page.locator("#code")).to_have_text(code)  # over: the code is the player's now
+    # over, and still secret until the day is: no code, no "same deal again"
+    expect(page.locator("#code")).to_have_text(w["web.daily.code_hidden_short"])
+    expect(win.locator("[data-again='same']")).to_be_hidden()
     for button in win.locator(".row button:visible").all():  # four of them now: all on screen
         box = button.bounding_box()
         assert (
@@ -114,16 +116,17 @@ def test_the_deal_of_the_day_is_played_ranked_and_put_on_the_board(
     expect(dialog.locator("table.daily-board tbody tr").first).to_contain_text("Aino 7")
     no_violations(page, f"daily window after a win ({lang})")
     page.screenshot(path=artifacts / f"daily-board-{lang}-{width}x{height}.png", full_page=True)
-    # another player sees the board and may still play
+    # another player may still play, and sees no row before finishing their own game
     other = new_page(width=width, height=height, locale=LOCALES[lang])
     choose(other, action="daily")
     board = other.locator("#dlg-daily")
     expect(board.get_by_role("button", name=w["web.daily.play"])).to_be_visible()
-    expect(board.locator("table.daily-board tbody tr")).to_have_count(1)
-    expect(board.locator("table.daily-board")).to_contain_text("Aino 7")
+    expect(board).to_contain_text(w["web.daily.board_hidden"])
+    expect(board.locator("table.daily-board")).to_have_count(0)
+    assert "Aino 7" not in board.inner_text()
 
 
-def test_a_replay_after_the_ranked_game_has_hints_and_its_code(new_page) -> None:
+def test_after_the_ranked_game_the_deal_waits_for_the_day_to_end(new_page) -> None:
     page = new_page()
     w = words(page, "en")
     choose(page, action="daily")
@@ -141,16 +144,18 @@ def test_a_replay_after_the_ranked_game_has_hints_and_its_code(new_page) -> None
     page.keyboard.press("Escape")  # the New game window, still open
     expect(page.locator("#dlg-new")).to_be_hidden()
     expect(page.locator("#code-rules")).to_have_text(w["web.daily.rules_ranked"])
-    code = todays_code()
-    win_by_clicking(page, code)
+    reviews: list[str] = []
+    page.on("request", lambda r: reviews.append(r.url) if "/review" in r.url else None)
+    win_by_clicking(page, todays_code())
     expect(page.locator("#dlg-win")).to_be_visible(timeout=20_000)
     page.keyboard.press("Escape")
+    expect(page.locator("#tools [data-action='hint']")).to_be_disabled()
     choose(page, action="daily")
     dialog = page.locator("#dlg-daily")
-    dialog.get_by_role("button", name=w["web.daily.again"]).click()
-    expect(page.locator("#code")).to_have_text(code)
-    expect(page.locator("#code-rules")).to_have_text(re.compile(r"^Deal of the day · "))
-    expect(page.locator("#tools [data-action='hint']")).to_be_enabled()
+    expect(dialog).to_contain_text(w["web.daily.tomorrow"])
+    expect(dialog.locator("#daily-play")).to_have_count(0)  # nothing of it is played again today
+    expect(dialog).not_to_contain_text(w["web.daily.best"])
+    assert reviews == []  # the page does not ask what the server would refuse
 
 
 def test_a_daily_game_of_an_earlier_day_is_left_only_when_the_player_says_so(new_page) -> None:

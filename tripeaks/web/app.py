@@ -80,7 +80,13 @@ def create_app(
         store.setting(daily.SETTING, daily.new_secret)
     )
     app.state.backend = Backend(
-        store, Committer(store), solvers, limiter, meter, daily.Dailies(secret)
+        store,
+        Committer(store),
+        solvers,
+        limiter,
+        meter,
+        daily.Dailies(secret),
+        ranked_per_address=hosting.ranked_per_address,
     )
     app.add_middleware(Moves, routes=app.router.routes)  # innermost: every guard runs before it
     errors.install(app)

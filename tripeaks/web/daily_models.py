@@ -36,6 +36,8 @@ class MyDailyOut(BaseModel):
     name: str
     finished: bool
     """Won or stuck: the ranked attempt has ended (a left one has not finished)."""
+    ended: bool
+    """It takes no more moves: finished, or left for another game (then it has no place)."""
     won: bool
     rank: int | None
     """Null until finished."""
@@ -52,11 +54,15 @@ class MyDailyOut(BaseModel):
 class BoardOut(BaseModel):
     day: str
     code: str | None
-    """Null while the day lasts, unless the player's ranked attempt is over."""
-    best_score: int
-    """The best score the deal can be won with (the solver's best win, standard scoring)."""
+    """The code that deals the day's cards (docs/deal-format.md); null while the day is open."""
+    best_score: int | None
+    """The best score the deal can be won with (the solver's best win, standard scoring); null
+    while the day is open."""
     players: int
     """Finished ranked attempts of the day."""
+    shown: bool
+    """Whether ``top`` holds the board: once the day is over, or once the player's own ranked
+    attempt has ended; before that it is empty, however many have finished."""
     top: list[BoardRowOut]
     me: MyDailyOut | None
 

@@ -21,7 +21,7 @@ from tripeaks import daily, nickname
 from tripeaks.game import Game
 from tripeaks.i18n import translator
 from tripeaks.stats import judge
-from tripeaks.store import Standing, Storage
+from tripeaks.store import StaleVersion, Standing, Storage
 from tripeaks.web.daily_models import (
     BoardOut,
     BoardRowOut,
@@ -33,6 +33,7 @@ from tripeaks.web.daily_models import (
 )
 from tripeaks.web.errors import ApiError
 from tripeaks.web.models import ErrorOut
+from tripeaks.web.ratelimit import network
 from tripeaks.web.routes import (
     _ERRORS,
     _LIMITED,
@@ -50,8 +51,9 @@ TOP = 50
 """Rows of a day's board."""
 HISTORY_DAYS = 30
 _STARTING = threading.Lock()
-"""One daily start at a time in this process: a player's two tabs asking at once get one ranked
-attempt (the database's unique index holds across processes, store._stage_daily)."""
+"""One daily start at a time in this process, so that its checks (the player's attempt, the
+network's count) see the start before; starts racing on other workers make the same game
+(daily.attempt_id), which the database takes once (Storage.stage_create)."""
 _DAY_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
     422: {"model": ErrorOut, "description": "a day that is not YYYY-MM-DD, today or earlier"},
@@ -71,40 +73,47 @@ async def _deal(caller: Caller, day: date) -> daily.DailyDeal:
     return known if known is not None else await run_in_threadpool(dailies.deal, day)
 
 
-def _start(store: Storage, player: str, deal: daily.DailyDeal) -> tuple[str, Game, daily.Tag, bool]:
-    """The player's daily game of the day: (id, game, tag, made now). The ranked attempt while it
-    lasts; once it has ended, the latest unranked replay not over, else a new one. Waits for the
-    commit of a game it makes (it runs in a worker thread), so that the next call sees it."""
+class _Capped(Exception):
+    """The network the start came from has had its ranked attempts of the day."""
+
+
+def _start(
+    store: Storage, player: str, deal: daily.DailyDeal, address: str | None, cap: int
+) -> tuple[str, Game, daily.Tag, bool]:
+    """The player's ranked attempt of the day: (id, game, tag, made now). The first start makes it
+    and every later one returns it, ended or not: nothing of a day's deal is played again while
+    the day is open. A network (``address``, its key) that started ``cap`` attempts of the day
+    starts no more (_Capped). Waits for the commit of the game it makes (it runs in a worker
+    thread), so that the next call sees it."""
+    tag = daily.Tag(deal.day, True)
     with _STARTING:
-        games = store.daily_games(player, deal.day)
-        ranked = next((g for g in games if g.ranked), None)
+        ranked = next((g for g in store.daily_games(player, deal.day) if g.ranked), None)
         if ranked is not None:
-            game = store.game(ranked.game, player)
-            tag = daily.Tag(deal.day, True)
-            if not daily.ended(game):
-                return ranked.game, game, tag, False
-            for replay in reversed([g for g in games if not g.ranked]):
-                game = store.game(replay.game, player)
-                if not game.is_over:
-                    return replay.game, game, daily.Tag(deal.day, False), False
-        tag = daily.Tag(deal.day, ranked is None)
-        created = store.stage_create(player, deal.code, tag)
-        created.done.result()
+            return ranked.game, store.game(ranked.game, player), tag, False
+        if address is not None and store.ranked_from(deal.day, address) >= cap:
+            raise _Capped
+        game_id = daily.attempt_id(player, deal.day)
+        created = store.stage_create(player, deal.code, tag, game_id=game_id, address=address)
+        try:
+            created.done.result()
+        except StaleVersion as made:  # another worker's start made it first: the same game
+            return game_id, made.game, made.tag or tag, False
         return created.id, created.game, store.daily_tag(created.id) or tag, True
 
 
 @router.post(
     "/api/daily",
     responses={
-        200: {"description": "the game of the day resumed"},
-        201: {"description": "the game of the day made: the ranked attempt, or a replay"},
+        200: {"description": "the game of the day resumed (or as it ended)"},
+        201: {"description": "the player's ranked attempt made"},
         **_ERRORS,
         **_WRITE_ERRORS,
         **_LIMITED,
     },
 )
 async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
-    """Start or resume today's daily: the first call makes the player's one ranked attempt."""
+    """Start or resume today's daily: the first call makes the player's one ranked attempt; a
+    network over its ranked attempts of the day (daily.RANKED_PER_ADDRESS) gets a 403 and nothing."""
     caller = _caller(request)
     backend, player = caller.backend, caller.player
     fresh = player is None
@@ -114,7 +123,17 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
         player = new_id()
     await caller.refuse_if_limited("games", player=player)
     deal = await _deal(caller, daily.today())
-    game_id, game, tag, made = await run_in_threadpool(_start, backend.store, player, deal)
+    client = caller.scope.get("client")
+    where = network(client[0] if client else None)
+    address = None if where is None else _dailies(caller).address_key(where)
+    cap = backend.ranked_per_address
+    try:
+        game_id, game, tag, made = await run_in_threadpool(
+            _start, backend.store, player, deal, address, cap
+        )
+    except _Capped:
+        message = translator(lang)("error.daily_capped", limit=cap)
+        raise ApiError(403, "daily_capped", message) from None
     response = _json(_state(backend.solvers, game, game_id, lang, tag=tag), 201 if made else 200)
     if fresh:
         set_player_cookie(response, caller, player)
@@ -166,14 +185,19 @@ def _share(mine: Standing, lang: str) -> str:
 
 
 def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[Any, ...]:
-    top, players = store.board(day, TOP)
-    played = store.daily_code(day) if day < daily.today() else None
+    """(top rows, players, the player's attempt, whether it has ended, its rank, its name, the
+    code the day was dealt from once the day is over). The rows of a day still open are read
+    only for a player whose own attempt has ended: before that they would tell the day's best
+    score, and so its fewest draws."""
     mine = None
     over = False
     if player is not None:
         mine = next((g for g in store.daily_games(player, day) if g.ranked), None)
         if mine is not None:
             over = mine.finished or daily.ended(store.game(mine.game, player))
+    closed = daily.code_public(day)
+    top, players = store.board(day, TOP if closed or over else 0)
+    played = store.daily_code(day) if closed else None
     rank = store.rank(mine) if mine is not None and mine.finished else None
     name = nickname.shown(player, store.nickname(player), lang) if player else ""
     return top, players, mine, over, rank, name, played
@@ -185,24 +209,28 @@ async def board(
     day: Annotated[str | None, Query(max_length=10)] = None,
     lang: LangQuery = "en",
 ) -> Response:
-    """A day's top 50, the player's own standing, the deal's best score and, once public or the
-    player's attempt is over, its code."""
+    """A day's board. While the day is open: how many have finished, and the player's own
+    standing; its top rows once the player's own attempt has ended; never the deal's code or best
+    score. Once the day is over: all of it, with the code that deals its cards."""
     caller = _caller(request)
     backend = caller.backend
     asked = _day(day, lang)
-    deal = await _deal(caller, asked)
     top, players, mine, over, rank, name, played = await backend.stored(
         _board, backend.store, caller.player, asked, lang
     )
-    code, best = deal.code, deal.best_score
-    if played is not None and played != code:  # the secret changed since: what was played
-        verdict = await run_in_threadpool(judge, played)
-        code, best = played, verdict.best if verdict is not None and verdict.best else best
+    code, best = None, None
+    if daily.code_public(asked):
+        deal = await _deal(caller, asked)
+        code, best = deal.code, deal.best_score
+        if played is not None and played != code:  # the secret changed since: what was played
+            verdict = await run_in_threadpool(judge, played)
+            code, best = played, verdict.best if verdict is not None and verdict.best else best
     me = None
     if mine is not None:
         me = MyDailyOut(
             name=name,
             finished=mine.finished,
+            ended=over,
             won=mine.won,
             rank=rank,
             score=mine.score,
@@ -212,11 +240,10 @@ async def board(
             peaks=daily.peaks_of(mine.peaks),
             share=_share(mine, lang) if mine.finished else None,
         )
-    shown = daily.code_public(asked) or over
     return _json(
         BoardOut(
             day=asked.isoformat(),
-            code=str(code) if shown else None,
+            code=None if code is None else str(code),
             best_score=best,
             players=players,
             top=[
@@ -230,6 +257,7 @@ async def board(
                 for place, row in zip(_ranks(top), top, strict=True)
             ],
             me=me,
+            shown=daily.code_public(asked) or over,
         )
     )
 

@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
+from tripeaks.daily import RANKED_PER_ADDRESS
+
 PRIVATE_NETWORKS: tuple[str, ...] = (
     "127.0.0.0/8",
     "::1/128",
@@ -34,6 +36,8 @@ class Hosting:
     """One JSON line per request on stderr."""
     rates: Mapping[str, str] = field(default_factory=dict)
     """Rate limits by name (ratelimit.DEFAULT_RATES); none at all when empty."""
+    ranked_per_address: int = RANKED_PER_ADDRESS
+    """Ranked attempts at one day's deal from one client network (daily.RANKED_PER_ADDRESS)."""
 
     def to_json(self) -> str:
         """The settings as text, for worker processes that make their own app (--workers)."""
@@ -47,4 +51,5 @@ class Hosting:
             metrics_allow=tuple(found["metrics_allow"]),
             access_log=bool(found["access_log"]),
             rates=dict(found["rates"]),
+            ranked_per_address=int(found.get("ranked_per_address", RANKED_PER_ADDRESS)),
         )

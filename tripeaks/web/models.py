@@ -305,7 +305,10 @@ class StatsOut(BaseModel):
 
 
 class RecentOut(BaseModel):
-    code: str
+    code: str | None
+    """Null for a deal of the day whose day is not over (``daily`` names it)."""
+    daily: str | None = None
+    """The day of a deal of the day (YYYY-MM-DD); null for any other game."""
     rules: RulesName
     outcome: Literal["won", "lost"]
     score: int

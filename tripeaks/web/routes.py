@@ -92,6 +92,8 @@ class Backend:
     """The metrics, when the app serves them (Hosting.metrics)."""
     dailies: daily.Dailies | None = None
     """The deals of the day (daily.py), from the server's secret."""
+    ranked_per_address: int = daily.RANKED_PER_ADDRESS
+    """Ranked attempts at a day's deal from one client network (Hosting.ranked_per_address)."""
 
     async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """A store call, made so that the event loop never waits on a database server.
@@ -221,14 +223,23 @@ def _unknown_game(lang: str) -> ApiError:
     return ApiError(404, "unknown_game", translator(lang)("error.unknown_game"))
 
 
-def _state(solvers: Solvers, game: Game, game_id: str | None, lang: str, **extra: Any) -> GameState:
-    """The player's state of a game, with the deal's verdict once over (asked for near the end)."""
+def _state(
+    solvers: Solvers,
+    game: Game,
+    game_id: str | None,
+    lang: str,
+    tag: daily.Tag | None = None,
+    **extra: Any,
+) -> GameState:
+    """The player's state of a game, with the deal's verdict once over (asked for near the end);
+    none for a daily of an open day, whose deal nobody is told anything of."""
     result = None
-    if game.is_over or game.is_stuck:
-        result = solvers.deal_result(_code(game))
-    elif game.near_the_end:
-        solvers.deal_result(_code(game))  # start the search now; nobody waits for it
-    return game_state(game, lang, game_id=game_id, result=result, **extra)
+    if not daily.secret(tag):
+        if game.is_over or game.is_stuck:
+            result = solvers.deal_result(_code(game))
+        elif game.near_the_end:
+            solvers.deal_result(_code(game))  # start the search now; nobody waits for it
+    return game_state(game, lang, game_id=game_id, result=result, tag=tag, **extra)
 
 
 def _read_code(text: str, lang: str, dailies: daily.Dailies | None = None) -> GameCode:
@@ -545,8 +556,8 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
     caller = _caller(request)
     _ = translator(lang)
     game, tag = await _players_game(caller, game_id, lang)
-    policy = daily.refusal(tag, None)
-    if policy is not None and not daily.ended(game):
+    policy = daily.refusal(tag, None)  # a daily's deal is explained once its day is over
+    if policy is not None:
         raise ApiError(403, policy, _(f"error.{policy}"))
     if not (game.is_over or game.is_stuck):
         raise ApiError(409, "not_over", _("error.not_over"))
@@ -608,7 +619,8 @@ async def read_stats(request: Request, lang: LangQuery = "en") -> StatsPage:
         ],
         recent=[
             RecentOut(
-                code=str(r.code),
+                code=None if r.day is not None and daily.is_open(r.day) else str(r.code),
+                daily=None if r.day is None else r.day.isoformat(),
                 rules=r.code.rules.name.lower(),  # type: ignore[arg-type]
                 outcome=r.outcome,  # type: ignore[arg-type]
                 score=r.score,

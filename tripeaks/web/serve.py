@@ -40,6 +40,7 @@ ENVIRONMENT: dict[str, str] = {
     "access_log": "TRIPEAKS_ACCESS_LOG",
     "metrics": "TRIPEAKS_METRICS",
     "metrics_allow": "TRIPEAKS_METRICS_ALLOW",
+    "ranked_per_address": "TRIPEAKS_RANKED_PER_ADDRESS",
 }
 """The environment variable of each option; a command-line option wins over its variable. A list
 (allowed hosts, limits, networks) is separated by commas or spaces; a switch is 1/true/yes/on."""
@@ -152,6 +153,13 @@ def add_command(subparsers: Any) -> None:
         help="change a rate limit, e.g. hints_per_player=40/minute or =none (repeatable)",
     )
     hosted.add_argument(
+        "--ranked-per-address",
+        type=int,
+        default=None,
+        metavar="N",
+        help="ranked attempts at the deal of the day from one network a day (5; an IPv6 /64)",
+    )
+    hosted.add_argument(
         "--access-log",
         choices=("json", "off"),
         default=None,
@@ -218,11 +226,15 @@ def hosting(args: argparse.Namespace) -> Hosting:
     allow = tuple(args.metrics_allow) or PRIVATE_NETWORKS
     for network in allow:
         ip_network(network, strict=False)  # ValueError names it
+    per_address = args.ranked_per_address
+    if per_address is not None and int(per_address) < 1:
+        raise ValueError(f"--ranked-per-address takes a whole number from 1, not {per_address}")
     return Hosting(
         metrics=args.metrics == "on" if args.metrics else hosted,
         metrics_allow=allow,
         access_log=args.access_log == "json" if args.access_log else hosted,
         rates=rates(args.limit) if hosted or args.limit else {},
+        **({} if per_address is None else {"ranked_per_address": int(per_address)}),
     )
 
 

@@ -81,11 +81,13 @@ def game_state(
     tag: daily.Tag | None = None,
 ) -> GameState:
     """The state the page draws; ``version`` is the length of the game's log. A daily game
-    (``tag``) names its day, and carries its code only once the daily's policy shows it."""
+    (``tag``) names its day; while that day is open it carries neither its code nor a verdict on
+    its deal (daily.secret), and ``ranked`` says whether it still counts for the day's board."""
+    hidden = daily.secret(tag)
     status = game.status
     return GameState(
         id=game_id,
-        code=str(game.code) if daily.shows_code(tag, game) else None,
+        code=None if hidden else str(game.code),
         rules=game.rules.name.lower(),  # type: ignore[arg-type]
         variant=variant_out(game.variant),
         version=len(game.actions),
@@ -105,9 +107,9 @@ def game_state(
         tableau=_tableau(game, lang),
         description=game.describe(lang),
         last=last_out(game, turn, lang) if turn else None,
-        result=_with_best(result, game) if status is not Status.PLAYING else None,
+        result=_with_best(result, game) if status is not Status.PLAYING and not hidden else None,
         daily=None if tag is None else tag.day.isoformat(),
-        ranked=None if tag is None else tag.ranked,
+        ranked=None if tag is None else daily.counts(tag),
     )
 
 

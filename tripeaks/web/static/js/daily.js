@@ -29,6 +29,9 @@ function today(board, isToday) {
   } else if (!me) {
     parts.push(h("p", {}, t("web.daily.rules_text")));
     parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.play")));
+  } else if (!me.finished && me.ended) {
+    parts.push(h("p", {}, t("web.daily.left")));
+    if (isToday) parts.push(h("p", { className: "help-text" }, t("web.daily.tomorrow")));
   } else if (!me.finished) {
     parts.push(h("p", {}, t("web.daily.under_way")));
     parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.continue")));
@@ -42,7 +45,8 @@ function today(board, isToday) {
         ["web.score", number(me.score)],
         ["web.moves", number(me.moves)],
         ["web.daily.time", seconds(me.seconds)],
-        ["web.daily.best", number(board.best_score)],
+        // the deal's best score is shown once the day is over (docs/api.md, "The deal of the day")
+        ...(board.best_score === null ? [] : [["web.daily.best", number(board.best_score)]]),
       ].flatMap(([key, value]) => [h("dt", {}, t(key)), h("dd", {}, value)]),
     );
     parts.push(h("p", { className: "result" }, t(me.won ? "web.daily.you_won" : "web.daily.you_lost")), list);
@@ -51,10 +55,7 @@ function today(board, isToday) {
       copy.addEventListener("click", () => copyShare(me.share));
       parts.push(h("p", { className: "daily-share", id: "daily-share" }, me.share), copy);
     }
-    if (isToday) {
-      parts.push(h("p", { className: "help-text" }, t("web.daily.again_text")));
-      parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.again")));
-    }
+    if (isToday) parts.push(h("p", { className: "help-text" }, t("web.daily.tomorrow")));
   }
   if (!isToday && board.code) {
     parts.push(h("p", {}, t("web.daily.past_code", { code: board.code })));
@@ -74,6 +75,7 @@ async function copyShare(text) {
 }
 
 function boardTable(board) {
+  if (!board.shown) return h("p", { className: "muted" }, t("web.daily.board_hidden"));
   if (!board.top.length) return h("p", { className: "muted" }, t("web.daily.board_empty"));
   const table = h("table", { className: "stats-grid daily-board" });
   const heads = ["web.daily.col_rank", "web.daily.col_name", "web.score", "web.moves", "web.daily.time"];

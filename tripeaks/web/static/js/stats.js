@@ -8,7 +8,7 @@ import { rulesLine } from "./board.js";
 import { closeDialog, confirm, openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { startGame } from "./game.js";
-import { number, t } from "./i18n.js";
+import { longDay, number, t } from "./i18n.js";
 import { announce, toast } from "./live.js";
 import { state } from "./state.js";
 
@@ -71,14 +71,15 @@ async function fill() {
   const recent = h("ul", { className: "recent" });
   for (const game of data.recent || []) {
     const finished = game.finished_at ? new Date(game.finished_at) : null;
+    // a deal of the day comes without its code until its day is over: shown, not replayable yet
     const button = h(
-      "button",
-      { type: "button", className: "btn" },
-      h("code", {}, game.code),
+      game.code ? "button" : "div",
+      game.code ? { type: "button", className: "btn" } : { className: "btn secret" },
+      game.code ? h("code", {}, game.code) : h("span", {}, t("web.stats.daily_secret", { day: longDay(game.daily) })),
       h("span", {}, `${t(`web.stats.outcome.${game.outcome}`)} · ${number(game.score)}`),
       h("span", { className: "muted" }, finished && !Number.isNaN(finished.getTime()) ? when.format(finished) : ""),
     );
-    button.addEventListener("click", async () => {
+    if (game.code) button.addEventListener("click", async () => {
       closeDialog($("#dlg-stats"));
       const error = await startGame({ code: game.code });
       if (error) toast(error);
