@@ -34,11 +34,18 @@ ADDED = {
 
 
 def back_to_0004(database: str | Path) -> None:
-    statements = [
-        f"ALTER TABLE {table} DROP COLUMN {column}"
-        for table, columns in ADDED.items()
-        for column in columns
-    ] + ["UPDATE alembic_version SET version_num = '0004'"]
+    statements = (
+        [
+            "DROP INDEX players_skeleton",  # revision 0006names's
+            "ALTER TABLE players DROP COLUMN skeleton",
+        ]
+        + [
+            f"ALTER TABLE {table} DROP COLUMN {column}"
+            for table, columns in ADDED.items()
+            for column in columns
+        ]
+        + ["UPDATE alembic_version SET version_num = '0004'"]
+    )
     if isinstance(database, Path):
         with sqlite3.connect(database) as db:
             for sql in statements:
