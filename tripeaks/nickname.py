@@ -82,13 +82,15 @@ def key(name: str) -> str:
     """What the name looks like: equal for names a reader cannot tell apart, whatever the case.
 
     The UTS #39 skeleton of the NFKC form (full-width and mathematical letters are then plain
-    ones), case-folded and taken again, first as written and then in capitals. Both passes are
-    needed: Cyrillic "Н" is a lookalike of "H" but its small "н" is of no Latin letter, so the
-    skeleton must come before folding case; and the skeleton keeps "I" and "l" together but not
-    "i", so "AINO" and "Aino" meet only once the small letters are taken as capitals as well.
+    ones), folded for case. The case is settled first (case-folded, then in capitals, one form
+    for every casing of the name), and the skeleton is taken in capitals and in small letters in
+    turn: Cyrillic "Н" is a lookalike of "H" but its small "н" is of no Latin letter, so capitals
+    are needed; Latin "ɑ" is a lookalike of "a" but its capital is of no Latin letter, so small
+    letters are needed too.
     """
-    once = _skeleton(_skeleton(unicodedata.normalize("NFKC", name)).casefold())
-    return _skeleton(_skeleton(once.upper()).casefold())
+    capitals = unicodedata.normalize("NFKC", name).casefold().upper()
+    small = _skeleton(_skeleton(capitals).casefold())
+    return _skeleton(_skeleton(small.upper()).casefold())
 
 
 @cache
