@@ -430,8 +430,9 @@ def test_the_board_orders_by_score_then_moves_then_the_servers_time(
     cookies = {}
     for who, (line, step) in plays.items():
         new_player(client)
-        client.put("/api/player/name", json={"name": who})
-        play(client, start(client), line, clock, step)
+        state = start(client)  # a name is for a player who has played
+        assert client.put("/api/player/name", json={"name": who}).status_code == 200
+        play(client, state, line, clock, step)
         cookies[who] = client.cookies.get(COOKIE)
     board = client.get("/api/daily/board").json()
     figures = {
@@ -535,6 +536,7 @@ def test_a_past_days_board_shows_its_code_and_a_coming_day_is_refused(
 def test_a_nickname_of_letters_digits_and_spaces_is_kept_trimmed(
     client: TestClient, typed: str, kept: str
 ) -> None:
+    start(client)
     reply = client.put("/api/player/name", json={"name": typed})
     assert reply.status_code == 200 and reply.json() == {"name": kept, "chosen": True}
     assert client.get("/api/player/name").json() == {"name": kept, "chosen": True}
@@ -556,7 +558,8 @@ def test_a_nickname_of_letters_digits_and_spaces_is_kept_trimmed(
 def test_a_bad_nickname_is_refused_with_its_reason_and_changes_nothing(
     client: TestClient, typed: str, reason: str
 ) -> None:
-    client.put("/api/player/name", json={"name": "Before"})
+    start(client)
+    assert client.put("/api/player/name", json={"name": "Before"}).status_code == 200
     reply = client.put("/api/player/name?lang=fi", json={"name": typed})
     assert reply.status_code == 422
     assert reply.json()["error"] == {

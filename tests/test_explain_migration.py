@@ -34,11 +34,20 @@ ADDED = {
 
 
 def back_to_0004(database: str | Path) -> None:
-    statements = [
-        f"ALTER TABLE {table} DROP COLUMN {column}"
-        for table, columns in ADDED.items()
-        for column in columns
-    ] + ["UPDATE alembic_version SET version_num = '0004'"]
+    statements = (
+        [
+            "DROP INDEX players_skeleton",  # revision 0007's
+            "ALTER TABLE players DROP COLUMN skeleton",
+            "DROP INDEX dailies_address",  # revision 0006's
+            "ALTER TABLE dailies DROP COLUMN address",
+        ]
+        + [
+            f"ALTER TABLE {table} DROP COLUMN {column}"
+            for table, columns in ADDED.items()
+            for column in columns
+        ]
+        + ["UPDATE alembic_version SET version_num = '0004'"]
+    )
     if isinstance(database, Path):
         with sqlite3.connect(database) as db:
             for sql in statements:

@@ -31,7 +31,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from tripeaks import daily, migrations
+from tripeaks import daily, migrations, nickname
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 from tripeaks.stats import Totals, Verdict, count, judge
@@ -160,6 +160,10 @@ class PolicyRefused(Refused):
 
 class _MovedOn(Exception):
     """A staged action's UPDATE matched no row: the game moved on elsewhere since it was applied."""
+
+
+class NameTaken(Exception):
+    """Another player has a nickname that looks like the one asked for (nickname.key)."""
 
 
 class Unavailable(Exception):
@@ -328,10 +332,16 @@ _STORED = "SELECT version, settled FROM games WHERE id = ?"
 Read before the store's lock is taken, never while holding it: on PostgreSQL it is a round trip,
 and the event loop's cached moves take that lock (``_load`` takes the row as ``stored``)."""
 _UNSETTLED = "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0"
+"""A player's games not settled, each with its ``_STORED`` row: the games a new game leaves."""
 _CREATE = (
     "INSERT INTO games (id, player, code, created_at, score, status) VALUES (?, ?, ?, ?, ?, ?)"
 )
-"""A player's games not settled, each with its ``_STORED`` row: the games a new game leaves."""
+"""A new game's row (a ranked attempt's with ON CONFLICT: racing starts make it once)."""
+_CLAIM = (
+    "INSERT INTO players (player, name, skeleton) VALUES (?, ?, ?)"
+    " ON CONFLICT DO NOTHING RETURNING player"
+)
+"""A nickname's row, unless a row holds its player or its key already (stage_nickname)."""
 
 
 def _completed() -> Future[None]:
@@ -832,19 +842,54 @@ class Storage:
         rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
         return str(rows[0][0]) if rows else None
 
+    def has_played(self, player: str) -> bool:
+        """Whether the player has a game: only a player who has played may choose a name, so that
+        a name change never makes a player (PUT /api/player/name)."""
+        return bool(self._read("SELECT 1 FROM games WHERE player = ? LIMIT 1", (player,)))
+
     def stage_nickname(self, player: str, name: str) -> Future[None]:
-        """Set the player's nickname (checked by the caller: nickname.clean)."""
+        """Set the player's nickname (checked by the caller: nickname.clean); its completion fails
+        with NameTaken when another player has a name that looks like it (nickname.key).
+
+        The unique index on ``players.skeleton`` decides, inside the commit's transaction, so that
+        two players asking for one name on two workers cannot both have it. The write never fails
+        the batch it is in (other players' moves): the claim is an insert that does nothing on a
+        conflict (PostgreSQL waits for the other worker's commit first), the player's own row is
+        taken out before it and put back when the claim came to nothing.
+        """
+        shape = nickname.key(name)
+        outcome: list[bool] = []
         with self._lock:
 
             def write(db: Db) -> None:
-                db.execute(
-                    "INSERT INTO players (player, name) VALUES (?, ?)"
-                    " ON CONFLICT (player) DO UPDATE SET name = excluded.name",
-                    (player, name),
-                )
+                outcome.clear()  # a batch may be written more than once (Storage.flush)
+                old = db.execute(
+                    "SELECT name, skeleton FROM players WHERE player = ?", (player,)
+                ).fetchall()
+                if old and old[0][1] == shape:
+                    db.execute("UPDATE players SET name = ? WHERE player = ?", (name, player))
+                    outcome.append(True)
+                    return
+                db.execute("DELETE FROM players WHERE player = ?", (player,))
+                claimed = bool(db.execute(_CLAIM, (player, name, shape)).fetchall())
+                if not claimed and old:
+                    db.execute(_CLAIM, (player, *old[0])).fetchall()
+                outcome.append(claimed)
 
-            done = self._stage(write, ()).done
+            staged = self._stage(write, ()).done
         self._tell()
+        done: Future[None] = Future()
+
+        def settle(change: Future[None]) -> None:
+            error = change.exception()
+            if error is None and outcome != [True]:
+                error = NameTaken()
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+
+        staged.add_done_callback(settle)
         return done
 
     def setting(self, name: str, make: Callable[[], str]) -> str:

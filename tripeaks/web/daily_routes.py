@@ -21,7 +21,7 @@ from tripeaks import daily, nickname
 from tripeaks.game import Game
 from tripeaks.i18n import translator
 from tripeaks.stats import judge
-from tripeaks.store import StaleVersion, Standing, Storage
+from tripeaks.store import NameTaken, StaleVersion, Standing, Storage
 from tripeaks.web.daily_models import (
     BoardOut,
     BoardRowOut,
@@ -347,25 +347,40 @@ async def read_name(request: Request, lang: LangQuery = "en") -> NameOut:
     return NameOut(name=nickname.shown(caller.player, chosen, lang), chosen=chosen is not None)
 
 
-@router.put("/api/player/name", response_model=NameOut, responses={**_ERRORS, **_WRITE_ERRORS})
+_NAME_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS,
+    **_WRITE_ERRORS,
+    403: {
+        "model": ErrorOut,
+        "description": "a player who has not played yet (name_no_player); a write from another"
+        " site or origin",
+    },
+    409: {"model": ErrorOut, "description": "another player has a name that looks like it"},
+    422: {"model": ErrorOut, "description": "a name the rules refuse (docs/api.md)"},
+}
+
+
+@router.put("/api/player/name", response_model=NameOut, responses=_NAME_ERRORS)
 async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Response:
-    """The player's nickname on every board: 1-20 letters, digits and single spaces."""
+    """The player's nickname on every board: 1-20 letters, digits and single spaces, that draw
+    something, look like no other player's name and not like a generated one.
+
+    Only a player who has played may choose one: a name change makes no player (each one made
+    would be a row of the players table, for anyone who sends requests without a cookie)."""
     caller = _caller(request)
     try:
         name = nickname.clean(body.name)
     except nickname.BadName as bad:
         raise ApiError(422, f"name_{bad.reason}", bad.message(lang)) from None
     player = caller.player
-    fresh = player is None
-    if player is None:
-        from tripeaks.store import new_id
-
-        player = new_id()
     backend = caller.backend
-    await backend.committer.durable(
-        await backend.stored(backend.store.stage_nickname, player, name)
-    )
-    response = _json(NameOut(name=name, chosen=True))
-    if fresh:
-        set_player_cookie(response, caller, player)
-    return response
+    _ = translator(lang)
+    if player is None or not await backend.stored(backend.store.has_played, player):
+        raise ApiError(403, "name_no_player", _("error.name_no_player"))
+    try:
+        await backend.committer.durable(
+            await backend.stored(backend.store.stage_nickname, player, name)
+        )
+    except NameTaken:
+        raise ApiError(409, "name_taken", _("error.name_taken")) from None
+    return _json(NameOut(name=name, chosen=True))

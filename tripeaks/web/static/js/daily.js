@@ -130,6 +130,10 @@ function calendar(history) {
 }
 
 function nameForm(name) {
+  // a name is for a player who has played (PUT /api/player/name makes no player): until then, say so
+  if (name && name.name === null) {
+    return h("div", { className: "field daily-name" }, h("h3", {}, t("web.daily.name")), h("p", { className: "muted", id: "daily-name-later" }, t("web.daily.name_after_play")));
+  }
   // the generated name is what the board shows until the player picks one: a placeholder, not a value
   const input = h("input", { id: "daily-name", type: "text", maxLength: 40, autocomplete: "nickname", value: name && name.chosen ? name.name : "" });
   if (name && !name.chosen && name.name) input.placeholder = name.name;
