@@ -237,7 +237,7 @@ export function wireDialogs({ start, language }) {
   for (const radio of $$("input[name='difficulty']")) radio.addEventListener("change", showGraded);
   // The code box wraps a long code over lines, but a code has no line break: Enter deals, as in a field.
   $("#new-code").addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    if (event.key !== "Enter" || event.isComposing) return;
     event.preventDefault();
     $("#new-form").requestSubmit();
   });
