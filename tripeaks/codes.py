@@ -38,7 +38,7 @@ LETTERS = 7
 CODE_SPACE = 26**LETTERS
 LONG_FORMAT = "TP2"
 LONG_LETTERS = 48
-"""The long form's letters: the fewest with 26^n >= 52! (26^47 is about 3.5e66, 52! about 8.1e67)."""
+"""The long form's letters: the fewest with 26^n >= 52! (26^47 is about 3.2e66, 52! about 8.1e67)."""
 CARDS = 52
 ORDERS = math.factorial(CARDS)
 """The orders of a deck: a TP2 code's letters read as a number below this."""
