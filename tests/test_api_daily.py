@@ -1,5 +1,5 @@
-"""The deal of the day through the API, on SQLite and PostgreSQL: the code withheld, previews
-refused, no hint or undo in the ranked attempt, one attempt a day, forged figures ignored, the
+"""The deal of the day through the API, on SQLite and PostgreSQL: the code withheld, a typed code
+read like any other, no hint or undo in the ranked attempt, one attempt a day, forged figures ignored, the
 board in its order, names, history and streaks."""
 
 from __future__ import annotations
@@ -150,33 +150,29 @@ def test_nothing_a_player_can_ask_carries_the_secret_code(client: TestClient) ->
         assert not any(secret in body for secret in secrets), body[:300]
 
 
-def test_todays_code_is_refused_to_previews_and_new_games_until_the_day_is_over(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code = deal_of(client).code
-    same_cards = [
-        str(code),
-        str(code).lower(),
-        f"TP1-C-{code.letters}",  # the same letters deal the same cards under other rules
-        f"TP1-N-{code.letters}",
-    ]
-    for text in same_cards:
-        for reply in (
-            client.post("/api/games?lang=fi", json={"code": text}),
-            client.get("/api/code", params={"code": text, "lang": "fi"}),
-            client.get("/api/preview", params={"code": text, "actions": "draw", "lang": "fi"}),
-        ):
-            assert reply.status_code == 403, (text, reply.text)
-            error = reply.json()["error"]
-            assert error == {
-                "reason": "daily_secret",
-                "message": translator("fi")("error.daily_secret"),
-            }
-    assert client.get("/api/stats").json()["recent"] == []  # nothing was made
-    tomorrow = daily.today() + timedelta(days=1)
-    monkeypatch.setattr(daily, "today", lambda now=None: tomorrow)
-    assert client.get("/api/code", params={"code": str(code)}).status_code == 200
-    assert client.post("/api/games", json={"code": str(code)}).json()["code"] == str(code)
+def test_a_typed_code_is_read_the_same_whether_or_not_it_is_todays(client: TestClient) -> None:
+    """No code is refused for being the day's: the daily is dealt from the secret and its code is
+    a long one that nothing a player sees gives away (docs/decisions.md), so whoever has it holds
+    the cards anyway. Typed, today's code is checked, previewed and played as any code is: a game
+    of its own, no daily, dealing the daily's cards."""
+    deal = deal_of(client)
+    code = deal.code
+    assert code.long
+    for text in (str(code), f"  {str(code).lower()} ", f"{code}-T"):
+        checked = client.get("/api/code", params={"code": text, "lang": "fi"})
+        assert checked.status_code == 200, checked.text
+        assert checked.json()["code"] == str(GameCode.parse(text))
+        preview = client.get("/api/preview", params={"code": text, "actions": "draw"})
+        assert preview.status_code == 200, preview.text
+        assert preview.json()["moves"] == 1
+    reply = client.post("/api/games?lang=fi", json={"code": str(code)})
+    assert reply.status_code == 201, reply.text
+    game = reply.json()
+    assert game["code"] == str(code) and game["daily"] is None and game["ranked"] is None
+    # the player's ranked attempt is still to be had, with the same cards
+    daily_game = start(client, params={"lang": "fi"})
+    assert daily_game["ranked"] is True and daily_game["code"] is None
+    assert daily_game["tableau"] == game["tableau"] and daily_game["discard"] == game["discard"]
 
 
 # The ranked attempt -------------------------------------------------------------------------
@@ -275,6 +271,8 @@ def test_an_ended_attempt_shows_nothing_of_the_deal_until_the_day_is_over(
     theirs = client.get("/api/daily/board").json()
     assert theirs["shown"] is False and theirs["top"] == [] and theirs["players"] == 1
     assert theirs["best_score"] is None and theirs["code"] is None
+    told = client.post("/api/games", json={"code": str(deal.code)})  # told it: a game of their own
+    assert told.status_code == 201 and told.json()["daily"] is None
     on_day(monkeypatch, daily.today() + timedelta(days=1), hour=1)  # the day is over
     over = client.get(f"/api/games/{other['id']}").json()
     assert over["code"] == str(deal.code) and over["ranked"] is False

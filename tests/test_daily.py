@@ -36,7 +36,8 @@ def test_every_chosen_deal_is_an_easy_standard_deal_the_solver_wins() -> None:
     for day in DAYS:
         deal = deals.deal(day)
         assert deal.code.rules is Rules.EASY and deal.code.options == ""
-        assert str(deal.code).startswith("TP1-E-") and len(deal.code.letters) == 7
+        assert str(deal.code).startswith("TP2-E-") and len(deal.code.letters) == 48
+        assert deal.code.long
         solution = solver.solve(deal.code)
         assert solution.winnable and deal.best_score == solution.final_score
         assert Game.replay(deal.code, solution.line).is_won
@@ -56,8 +57,8 @@ def test_the_day_skips_deals_that_cannot_be_won() -> None:
 
 
 def test_nothing_is_computed_without_the_secret() -> None:
-    """The code comes from the HMAC of the secret only: no secret refuses, and the public
-    parts (the date) alone do not give it."""
+    """The deal comes from the HMAC of the secret only: no secret refuses, and the public
+    parts (the date) alone do not give it (no TP1 deal numbered after the day deals its cards)."""
     for call in (lambda: daily.digest(b"", DAYS[0]), lambda: daily.Dailies(b"")):
         with pytest.raises(ValueError):
             call()
@@ -66,7 +67,7 @@ def test_nothing_is_computed_without_the_secret() -> None:
         GameCode.from_number(n, Rules.EASY)
         for n in range(DAYS[0].toordinal() - 5, DAYS[0].toordinal() + 5)
     ]
-    assert daily.choose(SECRET, DAYS[0]) not in public
+    assert daily.choose(SECRET, DAYS[0]).deck() not in {code.deck() for code in public}
     # a one-bit change of the secret changes the digest and so the code
     flipped = bytes([SECRET[0] ^ 1]) + SECRET[1:]
     assert daily.digest(flipped, DAYS[0]) != daily.digest(SECRET, DAYS[0])

@@ -116,9 +116,10 @@ def test_code_parsing_is_forgiving_about_case_and_spaces() -> None:
     [
         ("", "empty"),
         ("   ", "empty"),
-        ("TP2-E-AAAAAAB", "starts with TP1"),
+        ("TP3-E-AAAAAAB", "starts with TP1- or TP2-"),
+        ("TP2-E-AAAAAAB", "a TP2 code ends in 48 letters"),
         ("TP1-X-AAAAAAB", "rules letter"),
-        ("TP1-E-AAAAAB", "7 letters"),
+        ("TP1-E-AAAAAB", "a TP1 code ends in 7 letters"),
         ("TP1-E-AAAAAABB", "7 letters"),
         ("TP1-E-AAAA1AB", "looks like"),
         ("TP1EAAAAAAB", "starts with TP1"),

@@ -111,11 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     deal_cmd = commands.add_parser("deal", help="print every card of a deal")
-    deal_cmd.add_argument("code", type=_code, help="a game code such as TP1-E-AAAAAAB")
+    deal_cmd.add_argument(
+        "code", type=_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
+    )
     deal_cmd.set_defaults(run=cmd_deal)
 
     describe_cmd = commands.add_parser("describe", help="the player's view of a new deal")
-    describe_cmd.add_argument("code", type=_code)
+    describe_cmd.add_argument("code", type=_code, help="a game code, TP1 or TP2")
     describe_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     describe_cmd.set_defaults(run=cmd_describe)
 

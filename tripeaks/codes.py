@@ -1,4 +1,10 @@
-"""Game codes (``TP1-E-AAAAAAB``) and the deal they stand for, exactly as docs/deal-format.md says.
+"""Game codes (``TP1-E-AAAAAAB``, ``TP2-E-`` and 48 letters) and the deal they stand for, exactly
+as docs/deal-format.md says.
+
+A TP1 code's seven letters seed a generator that shuffles the deck: 26^7 deals, the ones a player
+makes up or is dealt at random. A TP2 code (the long form) writes out the whole deck instead: its
+48 letters are the rank of the deck's order among all 52! orders, so every deal there is has one.
+The deal of the day is dealt from the server's secret and published in this form after its day.
 
 The generator is written out here rather than borrowed from a library so that a code written
 down today deals the same cards in every later version. The compiled solver (tripeaks/_search.c)
@@ -8,10 +14,12 @@ pin it card for card against ``python_deck`` here, the reference.
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tripeaks.cards import FULL_DECK, JOKER, Card
@@ -28,8 +36,15 @@ except ImportError:  # installed without a C compiler: the Python generator deal
 FORMAT = "TP1"
 LETTERS = 7
 CODE_SPACE = 26**LETTERS
+LONG_FORMAT = "TP2"
+LONG_LETTERS = 48
+"""The long form's letters: the fewest with 26^n >= 52! (26^47 is about 3.2e66, 52! about 8.1e67)."""
+CARDS = 52
+ORDERS = math.factorial(CARDS)
+"""The orders of a deck: a TP2 code's letters read as a number below this."""
 _MASK64 = (1 << 64) - 1
-_CODE_RE = re.compile(r"TP1-([A-Z])-([A-Z]*)(?:-([A-Z]*))?")
+_CODE_RE = re.compile(r"(TP[12])-([A-Z])-([A-Z]*)(?:-([A-Z]*))?")
+_LETTERS_OF = {FORMAT: LETTERS, LONG_FORMAT: LONG_LETTERS}
 _RULES_LETTERS = {"E": Rules.EASY, "C": Rules.CLASSIC, "N": Rules.EASY}  # N is the legacy Easy
 
 
@@ -39,18 +54,30 @@ class InvalidCode(ValueError):
 
 @dataclass(frozen=True, slots=True, init=False)
 class GameCode:
-    """A deal (seven letters A-Z) and the game it is played as: rules, scoring and variants.
+    """A deal (seven letters A-Z, or 48 for the long form) and the game it is played as: rules,
+    scoring and variants.
 
     ``GameCode(Rules.CLASSIC, "ABCDEFG")`` is a standard game, as it has always been written;
-    ``GameCode(Variant(...), "ABCDEFG")`` one with options (written ``TP1-C-ABCDEFG-JOT``)."""
+    ``GameCode(Variant(...), "ABCDEFG")`` one with options (written ``TP1-C-ABCDEFG-JOT``). With
+    48 letters it is a long code (``TP2-C-`` and the letters): the rank of its deck's order."""
 
     variant: Variant
     letters: str
 
     def __init__(self, game: Rules | Variant, letters: str) -> None:
         variant = Variant(game) if isinstance(game, Rules) else game
-        if len(letters) != LETTERS or not all(c in string.ascii_uppercase for c in letters):
-            raise InvalidCode(f"a game code has {LETTERS} letters A-Z, not {letters!r}")
+        if len(letters) not in (LETTERS, LONG_LETTERS) or not all(
+            c in string.ascii_uppercase for c in letters
+        ):
+            raise InvalidCode(
+                f"a game code has {LETTERS} letters A-Z (or {LONG_LETTERS} in a {LONG_FORMAT} code),"
+                f" not {letters!r}"
+            )
+        if len(letters) == LONG_LETTERS and _base26(letters) >= ORDERS:
+            raise InvalidCode(
+                f"the {LONG_LETTERS} letters of a {LONG_FORMAT} code are the rank of a deck's order,"
+                f" a number below 52! (at most {_LARGEST_LONG}), not {letters!r}"
+            )
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "letters", letters)
 
@@ -73,18 +100,22 @@ class GameCode:
             raise InvalidCode("the game code is empty")
         match = _CODE_RE.fullmatch(cleaned)
         if match is None:
-            if not cleaned.startswith(f"{FORMAT}-"):
-                raise InvalidCode(f"a game code starts with {FORMAT}-, as in TP1-E-AAAAAAB")
+            if not cleaned.startswith((f"{FORMAT}-", f"{LONG_FORMAT}-")):
+                raise InvalidCode(
+                    f"a game code starts with {FORMAT}- or {LONG_FORMAT}-, as in TP1-E-AAAAAAB"
+                )
             raise InvalidCode(
                 "a game code looks like TP1-E-AAAAAAB, or TP1-E-AAAAAAB-JT with options,"
                 f" not {text.strip()!r}"
             )
-        letter, letters, options = match.groups()
+        form, letter, letters, options = match.groups()
         rules = _RULES_LETTERS.get(letter)
         if rules is None:
             raise InvalidCode(f"the rules letter must be E (Easy) or C (Classic), not {letter!r}")
-        if len(letters) != LETTERS:
-            raise InvalidCode(f"a game code ends in {LETTERS} letters A-Z, not {len(letters)}")
+        if len(letters) != _LETTERS_OF[form]:
+            raise InvalidCode(
+                f"a {form} code ends in {_LETTERS_OF[form]} letters A-Z, not {len(letters)}"
+            )
         if options is None:
             return cls(rules, letters)
         if not options:
@@ -109,11 +140,14 @@ class GameCode:
     def from_number(cls, number: int, rules: Rules | Variant = Rules.EASY) -> GameCode:
         if not 0 <= number < CODE_SPACE:
             raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
-        letters = []
-        for _ in range(LETTERS):
-            number, digit = divmod(number, 26)
-            letters.append(string.ascii_uppercase[digit])
-        return cls(rules, "".join(reversed(letters)))
+        return cls(rules, _letters_of(number, LETTERS))
+
+    @classmethod
+    def from_deck(cls, deck: Sequence[int], game: Rules | Variant = Rules.EASY) -> GameCode:
+        """The long code of a dealt deck: ``deck`` lists the 52 card indices 0-51 (each once) in
+        dealing order, tableau, discard, then the stock top first (docs/deal-format.md, "The long
+        form"). Any order has one; the same deck under options deals as they say."""
+        return cls(game, _letters_of(_rank(deck), LONG_LETTERS))
 
     @classmethod
     def random(cls, rules: Rules | Variant = Rules.EASY) -> GameCode:
@@ -121,12 +155,47 @@ class GameCode:
         return cls.from_number(secrets.randbelow(CODE_SPACE), rules)
 
     @property
+    def long(self) -> bool:
+        """A TP2 code: its letters write out the deck's order rather than seed a shuffle."""
+        return len(self.letters) == LONG_LETTERS
+
+    @property
+    def format(self) -> str:
+        """The code's prefix, TP1 or TP2."""
+        return LONG_FORMAT if self.long else FORMAT
+
+    @property
     def number(self) -> int:
-        """The letters as a base-26 number, most significant first (docs/deal-format.md step 1)."""
-        n = 0
-        for c in self.letters:
-            n = n * 26 + (ord(c) - ord("A"))
-        return n
+        """A TP1 code's deal number: the letters in base 26, most significant first
+        (docs/deal-format.md step 1). A long code has none (its letters are a deck's rank, see
+        :attr:`rank`), and asking is a ValueError: every dealing path that took the number must
+        take :meth:`deck` for it, and a TP2 rank passed on as a deal number would deal nonsense."""
+        if self.long:
+            raise ValueError(f"{self} is a {LONG_FORMAT} code: it has no deal number, only a deck")
+        return _base26(self.letters)
+
+    @property
+    def rank(self) -> int:
+        """The rank of the deal's deck order among all 52! (its Lehmer code read as one number):
+        a long code's letters in base 26; a TP1 code's, from its shuffled deck."""
+        if self.long:
+            return _base26(self.letters)
+        return _rank(self.deck())
+
+    def deck(self) -> bytes:
+        """The dealt deck, 52 card indices in dealing order (tableau, discard, stock top first),
+        before any option moves a card; for either form."""
+        if self.long:
+            return _unranked(self.letters)
+        return deck(self.number)
+
+    def joker_place(self, stock_size: int) -> int:
+        """Where the joker goes into a stock of ``stock_size`` cards, 0 (on top) to ``stock_size``
+        (at the bottom): a TP1 code's 52nd draw of its generator, a TP2 code's rank modulo
+        ``stock_size + 1`` (a long code has no generator; its rank is as unknown as its cards)."""
+        if self.long:
+            return self.rank % (stock_size + 1)
+        return joker_place(self.number, stock_size)
 
     def with_rules(self, rules: Rules) -> GameCode:
         """The same deal and options under other rules."""
@@ -134,8 +203,59 @@ class GameCode:
 
     def __str__(self) -> str:
         """The canonical form: capitals, E or C, the options (if any) in the order DJOT."""
-        plain = f"{FORMAT}-{self.rules.value}-{self.letters}"
+        plain = f"{self.format}-{self.rules.value}-{self.letters}"
         return f"{plain}-{self.options}" if self.options else plain
+
+
+def _base26(letters: str) -> int:
+    """Letters A-Z as a number in base 26, the first the most significant."""
+    n = 0
+    for c in letters:
+        n = n * 26 + (ord(c) - ord("A"))
+    return n
+
+
+def _letters_of(number: int, count: int) -> str:
+    """``number`` as ``count`` letters in base 26, the first the most significant."""
+    letters = []
+    for _ in range(count):
+        number, digit = divmod(number, 26)
+        letters.append(string.ascii_uppercase[digit])
+    return "".join(reversed(letters))
+
+
+def _rank(order: Sequence[int]) -> int:
+    """The rank of an order of the cards 0-51 among all 52! (the factorial number system): the
+    first card's place among the 52 counts 51! each, the second's among the 51 left 50!, and so
+    on; the identity order is 0 and the reversed one 52! - 1. Anything but a permutation of 0-51
+    is an InvalidCode."""
+    cards = list(order)
+    if sorted(cards) != list(range(CARDS)):
+        raise InvalidCode(f"a deck is the {CARDS} cards 0-{CARDS - 1}, each once")
+    left = list(range(CARDS))
+    rank = 0
+    for i, card in enumerate(cards):
+        place = left.index(card)
+        rank = rank * (CARDS - i) + place
+        del left[place]
+    return rank
+
+
+@functools.lru_cache(maxsize=256)
+def _unranked(letters: str) -> bytes:
+    """The deck order of a long code's letters (the inverse of :func:`_rank`); kept, as a game
+    and its solver ask for the same deck many times."""
+    rank = _base26(letters)
+    places = []  # the last card's place first: counted in base 1, the first card's in base 52
+    for base in range(1, CARDS + 1):
+        rank, place = divmod(rank, base)
+        places.append(place)
+    left = list(range(CARDS))
+    return bytes(left.pop(place) for place in reversed(places))
+
+
+_LARGEST_LONG = _letters_of(ORDERS - 1, LONG_LETTERS)
+"""The letters of the reversed deck, the last order: every long code's letters are at most these."""
 
 
 class NotOffered(ValueError):
@@ -201,11 +321,29 @@ class SplitMix64:
 
     def below(self, k: int) -> int:
         """An unbiased integer in [0, k) by rejection (docs/deal-format.md step 3)."""
-        limit = (1 << 64) - ((1 << 64) % k)
-        while True:
-            x = self.next()
-            if x < limit:
-                return x % k
+        return fair_below(self.next, k)
+
+
+def fair_below(word: Callable[[], int], k: int) -> int:
+    """An unbiased integer in [0, k) from a source of 64-bit words: the words at or above the
+    largest multiple of k below 2^64 are thrown away, and the next one tried (docs/deal-format.md
+    step 3); taking every word modulo k would favour the small values."""
+    limit = (1 << 64) - ((1 << 64) % k)
+    while True:
+        x = word()
+        if x < limit:
+            return x % k
+
+
+def fisher_yates(below: Callable[[int], int]) -> list[int]:
+    """The deck 0-51 shuffled from the end (docs/deal-format.md step 5): for i from 51 down to 1,
+    deck[i] is exchanged with deck[below(i + 1)]. Every order is equally likely when ``below`` is
+    fair."""
+    deck = list(range(CARDS))
+    for i in range(CARDS - 1, 0, -1):
+        j = below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,11 +359,7 @@ class Deal:
 
 def _shuffled(number: int) -> tuple[list[int], SplitMix64]:
     rng = SplitMix64(number)
-    deck = list(range(52))
-    for i in range(51, 0, -1):
-        j = rng.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck, rng
+    return fisher_yates(rng.below), rng
 
 
 def python_deck(number: int) -> list[int]:
@@ -253,13 +387,14 @@ def deck(number: int) -> bytes:
 
 
 def deal(code: GameCode | str) -> Deal:
-    """The cards of a code; the rules letter, the scoring and open peaks play no part, an empty
-    discard leaves its card on the stock and a joker joins the stock without moving any card."""
+    """The cards of a code, TP1 or TP2; the rules letter, the scoring and open peaks play no part,
+    an empty discard leaves its card on the stock and a joker joins the stock without moving any
+    card."""
     if isinstance(code, str):
         code = GameCode.parse(code)
-    cards = [FULL_DECK[c] for c in deck(code.number)]
+    cards = [FULL_DECK[c] for c in code.deck()]
     rest = cards[TABLEAU_SIZE:]
     discard = None if code.variant.empty_discard else rest.pop(0)
     if code.variant.joker:
-        rest.insert(joker_place(code.number, len(rest)), JOKER)
+        rest.insert(code.joker_place(len(rest)), JOKER)
     return Deal(tableau=tuple(cards[:TABLEAU_SIZE]), discard=discard, stock=tuple(rest))

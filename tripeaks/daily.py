@@ -1,9 +1,13 @@
-"""The deal of the day: one winnable Easy deal per UTC day, chosen from a secret, and its policy.
+"""The deal of the day: one winnable Easy deal per UTC day, dealt from a secret, and its policy.
 
-The day's code is a function of HMAC-SHA256(secret, "daily:" + ISO date): nobody without the
-server's secret can work out a coming day's deal (no public sequence of codes is involved). The
-digest seeds a sequence of seven-letter Easy codes, and the first the solver proves winnable is the
-day's. The same secret and day always give the same code, in every worker and after a restart.
+The day's deal is a function of HMAC-SHA256(secret, "daily:" + ISO date): nobody without the
+server's secret can work out a coming day's deal. The digest keys a stream of words that shuffles
+the whole deck (no public code's generator is involved), so the deal can be any of the 52! orders
+and the cards a player sees of it leave the rest unknown; the day's code is the long form
+(``TP2-E-`` and 48 letters) that writes that deck out, published once the day is over
+(docs/decisions.md, "The daily is dealt from the secret"). The first shuffle the solver proves
+winnable is the day's. The same secret and day always give the same deal, in every worker and
+after a restart.
 
 The policy of a daily game lives here too, in one place: which actions a ranked attempt refuses
 (undo; hints, which are no action), when a reply may carry the code, and when an attempt has ended.
@@ -15,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import itertools
 import os
 import secrets
 import threading
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from tripeaks import solver
-from tripeaks.codes import CODE_SPACE, GameCode
+from tripeaks.codes import GameCode, fair_below, fisher_yates
 from tripeaks.game import ActionKind, Game
 from tripeaks.layout import PEAK_MASKS
 from tripeaks.rules import Rules
@@ -37,7 +42,7 @@ MIN_SECRET = 16
 SETTING = "daily_secret"
 """The name of the stored secret in ``settings`` (hex)."""
 TRIES = 10_000
-"""Codes tried for one day before giving up; about 95% of Easy deals are winnable."""
+"""Deals tried for one day before giving up; about 95% of Easy deals are winnable."""
 RANKED_REFUSED = "daily_ranked"
 """The reason of every refusal of the ranked attempt's policy (undo, hints)."""
 
@@ -95,13 +100,31 @@ def digest(secret: bytes, day: date) -> bytes:
     return hmac.new(secret, f"daily:{day.isoformat()}".encode(), hashlib.sha256).digest()
 
 
+def words(key: bytes, candidate: int) -> Iterator[int]:
+    """The 64-bit words that shuffle one candidate deal: HMAC-SHA256 keyed with the day's digest
+    over the candidate's number and a block number (4 bytes each, big-endian), each block's 32
+    bytes read as four big-endian words. Keyed with the 256-bit digest, the stream is as unknown
+    as the secret to anyone without it (a deal draws about 13 blocks)."""
+    for block in itertools.count():
+        counter = candidate.to_bytes(4, "big") + block.to_bytes(4, "big")
+        mac = hmac.new(key, counter, hashlib.sha256).digest()
+        for at in range(0, len(mac), 8):
+            yield int.from_bytes(mac[at : at + 8], "big")
+
+
+def shuffled(key: bytes, candidate: int) -> list[int]:
+    """A candidate's deck: the deal format's Fisher-Yates shuffle with its fair draws
+    (docs/deal-format.md steps 3 and 5), the words coming from :func:`words` instead of a TP1
+    code's SplitMix64. Every one of the 52! orders can come out, each as likely."""
+    stream = words(key, candidate)
+    return fisher_yates(lambda k: fair_below(stream.__next__, k))
+
+
 def candidates(secret: bytes, day: date) -> Iterator[GameCode]:
-    """The day's sequence of Easy codes: SHA-256 of the digest and a counter, 64 bits of it taken
-    modulo the 26^7 codes (a bias below 1e-9)."""
-    seed = digest(secret, day)
-    for counter in range(TRIES):
-        block = hashlib.sha256(seed + counter.to_bytes(4, "big")).digest()
-        yield GameCode.from_number(int.from_bytes(block[:8], "big") % CODE_SPACE, Rules.EASY)
+    """The day's sequence of Easy deals, each a full shuffle from the secret, as long codes."""
+    key = digest(secret, day)
+    for candidate in range(TRIES):
+        yield GameCode.from_deck(shuffled(key, candidate), Rules.EASY)
 
 
 def choose(secret: bytes, day: date) -> GameCode:
@@ -150,11 +173,6 @@ class Dailies:
         keyed hash, so that the database holds no address and none can be found by trying them."""
         mac = hmac.new(self._secret, f"address:{network}".encode(), hashlib.sha256)
         return mac.hexdigest()[:32]
-
-    def secret_letters(self, now: datetime | None = None) -> str:
-        """The letters of the deal that is still secret now: today's (other rules or options on
-        the same letters would deal the same cards)."""
-        return self.deal(today(now)).code.letters
 
 
 # The policy of a daily game ------------------------------------------------------------------

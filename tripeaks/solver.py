@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 
 from tripeaks import score as scoring
 from tripeaks.cards import FULL_DECK, JOKER_RANK
-from tripeaks.codes import Deal, GameCode, NotOffered, deal, deck
+from tripeaks.codes import Deal, GameCode, NotOffered, deal
 from tripeaks.game import DRAW, Action, Game
 from tripeaks.layout import (
     COVERED_BY,
@@ -734,12 +734,12 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
     """Prove whether the position can be won and find its best win (fewest draws, highest score).
 
     Compiled, from the backward pass (Answers.solve); otherwise by the search. From a code,
-    compiled, no Game is built: the deal's ranks go from its number to the passes."""
+    compiled, no Game is built: the deal's ranks go from its deck to the passes."""
     if COMPILED and not isinstance(game_or_code, Game):
         code = _code(game_or_code)
         if rules is not None:
             code = code.with_rules(rules)
-        return _solved_deal(code.number, code.rules, _options(code.variant))
+        return _solved_deal(code)
     game = _start(game_or_code, rules)
     if not game.present:
         return Solution(True, (), 0, game.score, TABLEAU_SIZE)
@@ -764,22 +764,26 @@ def _options(variant: Variant) -> int:
     return (EMPTY_DISCARD if variant.empty_discard else 0) | (JOKER if variant.joker else 0)
 
 
-def _solved_deal(number: int, rules: Rules, options: int = 0) -> Solution:
-    """solve from the start of deal ``number``, compiled, with no card, deal or game object
-    made: a handful of Python objects a deal (the garbage collector walks every tracked object
-    the process holds whenever enough new ones pile up; a Game and its cards were hundreds).
-    With ``options`` (an empty discard, a joker) the ranks come from the code's Deal."""
-    if options:
-        variant = Variant(
-            rules, empty_discard=bool(options & EMPTY_DISCARD), joker=bool(options & JOKER)
-        )
-        cards = deal(GameCode.from_number(number, variant))
+def _start_ranks(code: GameCode) -> tuple[bytes, bytes, int]:
+    """The ranks of a code's tableau and stock and the top's rank at its start, either form, with
+    no card, deal or game object made for a standard deal: a handful of Python objects (the
+    garbage collector walks every tracked object the process holds whenever enough new ones pile
+    up; a Game and its cards were hundreds). With an empty discard or a joker they come from the
+    code's Deal."""
+    if _options(code.variant):
+        cards = deal(code)
         tableau = bytes(card.rank for card in cards.tableau)
         stock = bytes(card.rank for card in cards.stock)
-        top = WILD if cards.discard is None else cards.discard.rank
-    else:
-        ranks = deck(number).translate(_RANK_OF_CARD)
-        tableau, stock, top = ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], ranks[TABLEAU_SIZE]
+        return tableau, stock, WILD if cards.discard is None else cards.discard.rank
+    ranks = code.deck().translate(_RANK_OF_CARD)
+    return ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], ranks[TABLEAU_SIZE]
+
+
+def _solved_deal(code: GameCode) -> Solution:
+    """solve from the start of the code's deal under its rules, compiled (TP1 and TP2 alike: the
+    ranks come from the code's deck)."""
+    rules = code.rules
+    tableau, stock, top = _start_ranks(code)
     prepared = _search.prepare(tableau, stock, _fits_table(rules), _LYING_UNDER_BYTES)
     full = (1 << TABLEAU_SIZE) - 1
     steps, left = _search.best_from(prepared, full, 0, top)
@@ -804,11 +808,13 @@ def _searched(game: Game, compiled: bool | None = None) -> Solution:
 def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> bool:
     """Can the position be won at all? Stops at the first win found.
 
-    From a code, compiled, the deal is dealt and decided in C from its number: no cards or game
-    are built in Python."""
+    From a TP1 code, compiled, the deal is dealt and decided in C from its number: no cards or
+    game are built in Python; a TP2 code's ranks go from its deck to the same search."""
     if COMPILED and not isinstance(game_or_code, Game):
         code = _code(game_or_code, scored=False)
         rules = code.rules if rules is None else rules
+        if code.long:
+            return _decide_start(code.with_rules(rules))
         return _decide_deal(code.number, rules, options=_options(code.variant))[0]
     game = _start(game_or_code, rules, scored=False)
     if not game.present:
@@ -828,13 +834,29 @@ def _decide_deal(
 ) -> tuple[bool, bool, int]:
     """Deal ``number`` from its start, compiled: (winnable, whether the backward pass answered,
     positions the search visited). ``options``: EMPTY_DISCARD and JOKER bits, dealt in C too."""
-    shared = _SHARED.get(rules)
-    if shared is None:
-        shared = _fits_table(rules), _LYING_UNDER_BYTES, _UNDER_BYTES, _NO_BRIDGE_BYTES, rules.wraps
-        _SHARED[rules] = shared
+    shared = _SHARED.get(rules) or _shared(rules)
     if options:
         return _search.decide_deal(number, *shared, cap, options)
     return _search.decide_deal(number, *shared, cap)
+
+
+def _decide_start(code: GameCode, cap: int = DECIDE_CAP) -> bool:
+    """Can the code's deal be won from its start under its rules? Compiled, from its deck's ranks:
+    the long form's way (its deck is no deal number the C dealing could take)."""
+    tableau, stock, top = _start_ranks(code)
+    full = (1 << TABLEAU_SIZE) - 1
+    shared = _SHARED.get(code.rules) or _shared(code.rules)
+    fits_table, lying_under, under, no_bridge, wraps = shared
+    return _search.decide(
+        tableau, stock, fits_table, lying_under, under, no_bridge, wraps, full, 0, top, cap
+    )[0]
+
+
+def _shared(rules: Rules) -> tuple[bytes, bytes, bytes, bytes, bool]:
+    """The tables every deal of ``rules`` hands the compiled search, made once and kept."""
+    shared = _fits_table(rules), _LYING_UNDER_BYTES, _UNDER_BYTES, _NO_BRIDGE_BYTES, rules.wraps
+    _SHARED[rules] = shared
+    return shared
 
 
 LOST = 255

@@ -234,7 +234,9 @@ def cmd_survey(args: argparse.Namespace) -> int:
 def add_commands(commands: Any) -> None:
     """Register ``solve`` and ``survey`` on the ``tripeaks`` command's subparsers."""
     solve_cmd = commands.add_parser("solve", help="can a deal be won, and its best win")
-    solve_cmd.add_argument("code", type=_code, help="a game code such as TP1-E-AAAAAAB")
+    solve_cmd.add_argument(
+        "code", type=_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
+    )
     solve_cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     solve_cmd.add_argument(
         "--both-rules", action="store_true", help="also solve the same cards under the other rules"

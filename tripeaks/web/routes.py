@@ -178,7 +178,6 @@ LangQuery = Annotated[Lang, Query(description="language of every word in the rep
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "a Host the server was not started for"},
-    403: {"model": ErrorOut, "description": "today's deal of the day while it is secret"},
     413: {"model": ErrorOut, "description": "body over 16 KB"},
     422: {"model": ErrorOut, "description": "refused: bad request or by the rules"},
     503: {"model": ErrorOut, "description": "the database cannot take the change now; retry"},
@@ -242,16 +241,15 @@ def _state(
     return game_state(game, lang, game_id=game_id, result=result, tag=tag, **extra)
 
 
-def _read_code(text: str, lang: str, dailies: daily.Dailies | None = None) -> GameCode:
-    """A code from outside, as a new game reads it: a bad one, or one with options this version
-    does not offer yet, is a 422 that changes nothing; today's deal of the day (its letters, under
-    any rules or options) is a 403 until the day is over."""
+def _read_code(text: str, lang: str) -> GameCode:
+    """A code from outside (TP1 or TP2), as a new game reads it: a bad one, or one with options
+    this version does not offer yet, is a 422 that changes nothing. Any good code is read the same
+    way, whoever's it is: the deal of the day is dealt from the secret, and its code (a long one)
+    cannot be worked out from what is seen of it (docs/decisions.md)."""
     try:
         parsed = GameCode.parse(text)
     except InvalidCode:
         raise ApiError(422, "invalid_code", translator(lang)("error.invalid_code")) from None
-    if dailies is not None and parsed.letters == dailies.secret_letters():
-        raise ApiError(403, "daily_secret", translator(lang)("error.daily_secret"))
     _offer(parsed, lang)
     return parsed
 
@@ -348,11 +346,9 @@ async def catalog(lang: Lang) -> Response:
 
 
 @router.get("/api/code", response_model=CodeOut, responses=_ERRORS)
-async def check_code(
-    request: Request, code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en"
-) -> CodeOut:
+async def check_code(code: Annotated[str, Query(max_length=64)], lang: LangQuery = "en") -> CodeOut:
     """Read a typed code the way a new game would, and change nothing."""
-    parsed = _read_code(code, lang, _caller(request).backend.dailies)
+    parsed = _read_code(code, lang)
     rules = parsed.rules.name.lower()
     return CodeOut(code=str(parsed), rules=rules, variant=variant_out(parsed.variant))  # type: ignore[arg-type]
 
@@ -381,7 +377,7 @@ async def new_game(
     )
     code = None
     if body.code is not None and body.code.strip():
-        code = _read_code(body.code, lang, backend.dailies)
+        code = _read_code(body.code, lang)
     fresh = player is None
     if player is None:
         player = new_id()  # made now, so that its first game counts against its own limit too
@@ -579,7 +575,7 @@ async def preview(
     """A code after some actions, stored nowhere; the help's worked example draws these."""
     caller = _caller(request)
     _ = translator(lang)
-    parsed = _read_code(code, lang, caller.backend.dailies)
+    parsed = _read_code(code, lang)
     words = [w.strip() for w in actions.split(",") if w.strip()]
     if len(words) > PREVIEW_MAX_ACTIONS:
         raise ApiError(422, "bad_request", _("error.bad_request", field="actions"))

@@ -109,6 +109,7 @@ export function openNewGame() {
   for (const name of OPTIONS) $(`input[name='${name}']`, form).checked = state.settings[name];
   showOffered();
   $("#new-code").value = "";
+  $("#new-code").style.height = ""; // one line again
   $("#new-error").textContent = "";
   $("#new-code").removeAttribute("aria-invalid");
   openDialog($("#dlg-new"), $("input[name='rules']:checked", form));
@@ -145,6 +146,13 @@ function chosenOptions(form) {
   if (!$("#new-scoring").hidden) body.scoring = $("input[name='scoring']:checked", form).value;
   for (const name of OPTIONS) if (!$(`[data-option='${name}']`).hidden) body[name] = $(`input[name='${name}']`, form).checked;
   return body;
+}
+
+/** The code box as tall as its wrapped lines: a long code (TP2) is seen whole, a short one on one line. */
+function fitCode() {
+  const box = $("#new-code");
+  box.style.height = "auto";
+  box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
 }
 
 function refuseCode(message) {
@@ -227,7 +235,14 @@ export function wireDialogs({ start, language }) {
     else if (error) $("#new-error").textContent = error; // a grade or a deal the server could not give
   }
   for (const radio of $$("input[name='difficulty']")) radio.addEventListener("change", showGraded);
+  // The code box wraps a long code over lines, but a code has no line break: Enter deals, as in a field.
+  $("#new-code").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    $("#new-form").requestSubmit();
+  });
   $("#new-code").addEventListener("input", () => {
+    fitCode();
     $("#new-error").textContent = "";
     $("#new-code").removeAttribute("aria-invalid");
   });
