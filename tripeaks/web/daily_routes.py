@@ -112,7 +112,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
         from tripeaks.store import new_id
 
         player = new_id()
-    await caller.refuse_if_limited("games", player=player)
+    await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)
     deal = await _deal(caller, daily.today())
     game_id, game, tag, made = await run_in_threadpool(_start, backend.store, player, deal)
     response = _json(_state(backend.solvers, game, game_id, lang, tag=tag), 201 if made else 200)
@@ -205,6 +205,7 @@ async def board(
             finished=mine.finished,
             won=mine.won,
             rank=rank,
+            too_fast=mine.too_fast,
             score=mine.score,
             moves=mine.moves,
             seconds=round(mine.seconds, 3),
@@ -319,7 +320,9 @@ async def read_name(request: Request, lang: LangQuery = "en") -> NameOut:
     return NameOut(name=nickname.shown(caller.player, chosen, lang), chosen=chosen is not None)
 
 
-@router.put("/api/player/name", response_model=NameOut, responses={**_ERRORS, **_WRITE_ERRORS})
+@router.put(
+    "/api/player/name", response_model=NameOut, responses={**_ERRORS, **_WRITE_ERRORS, **_LIMITED}
+)
 async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Response:
     """The player's nickname on every board: 1-20 letters, digits and single spaces."""
     caller = _caller(request)
@@ -333,6 +336,7 @@ async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Re
         from tripeaks.store import new_id
 
         player = new_id()
+        await caller.refuse_if_limited("players")  # a name makes a player too
     backend = caller.backend
     await backend.committer.durable(
         await backend.stored(backend.store.stage_nickname, player, name)
