@@ -231,3 +231,80 @@ def test_the_pace_rule() -> None:
     assert daily.too_fast(0.0, 40) and daily.too_fast(0.19 * 39, 40)
     assert not daily.too_fast(0.2 * 39, 40) and not daily.too_fast(30.0, 40)
     assert not daily.too_fast(0.0, 1)  # one action has no pace
+
+
+UNDO_0006 = [
+    "DROP INDEX dailies_board",
+    "ALTER TABLE dailies DROP COLUMN too_fast",
+    "CREATE INDEX dailies_board ON dailies"
+    " (day, ranked, finished, score DESC, moves, seconds, game)",
+    "UPDATE alembic_version SET version_num = '0005'",
+]
+"""What 0005 left: no flag, and (set apart) every finished ranked attempt in the day's counts."""
+
+
+def test_the_upgrade_takes_attempts_too_fast_off_the_boards_already_played(
+    database: str | Path,
+) -> None:
+    import psycopg
+
+    with api(database) as client:
+        deal = deal_of(client)
+        clock = Clock()
+        store_of(client).clock = clock
+        fast = play(client, start(client, 201), best_line(deal.code), clock, step=0.0)
+        bot = player_of(client)
+        new_player(client)
+        person = play(client, start(client, 201), greedy_line(deal.code), clock, step=1.0)
+        human = player_of(client)
+    day = daily.today().isoformat()
+    counted = (  # as revision 0005's store counted every finished attempt
+        f"INSERT INTO daily_scores (day, score, players) VALUES ('{day}', {fast['score']}, 1)"
+        " ON CONFLICT (day, score) DO UPDATE SET players = daily_scores.players + 1"
+    )
+    back = [*UNDO_0006, counted]
+    if isinstance(database, Path):
+        import sqlite3
+
+        with sqlite3.connect(database) as db:
+            for sql in back:
+                db.execute(sql)
+    else:
+        with psycopg.connect(database) as pg:
+            for sql in back:
+                pg.execute(sql)  # type: ignore[arg-type]
+    from tripeaks.store import open_store
+
+    store = open_store(database)  # upgraded to HEAD as it opens
+    try:
+        top, players = store.board(daily.today(), 50)
+        assert players == 1 and [row.player for row in top] == [human]
+        (mine,) = store.daily_games(bot, daily.today())
+        assert mine.too_fast and mine.finished and store.rank(mine) is None
+        (theirs,) = store.daily_games(human, daily.today())
+        assert not theirs.too_fast and store.rank(theirs) == 1
+        assert theirs.score == person["score"]
+    finally:
+        store.close()
+
+
+def test_the_pace_counts_from_the_first_action_stored_before_a_restart(
+    database: str | Path,
+) -> None:
+    """The first action's time is the stored one: a game resumed on a restarted server (or
+    another worker) is timed from it, as its board row is."""
+    with api(database) as client:
+        line = best_line(deal_of(client).code)
+        clock = Clock()
+        store_of(client).clock = clock
+        state = play(client, start(client, 201), line[:1], clock)
+        cookie = client.cookies[COOKIE]
+    with api(database) as client:
+        clock.now += 600.0  # back ten minutes later, then quick
+        store_of(client).clock = clock
+        wear(client, cookie)
+        play(client, start(client, 200), line[1:], clock, step=0.01)
+        mine = client.get("/api/daily/board").json()["me"]
+        assert mine["finished"] and mine["too_fast"] is False and mine["rank"] == 1
+        assert mine["seconds"] == pytest.approx(600.0 + 0.01 * (len(line) - 1))
+    assert state["version"] == 1

@@ -105,6 +105,15 @@ def bare_id(cookie_header: bytes, name: bytes) -> str | None:
     return None
 
 
+def with_token(cookie_header: bytes, name: bytes, token: str) -> bytes:
+    """The Cookie header with the cookie ``name``'s value replaced by ``token``."""
+    prefix = name + b"="
+    parts = [part.strip() for part in cookie_header.split(b";")]
+    return b"; ".join(
+        prefix + token.encode() if part.startswith(prefix) else part for part in parts
+    )
+
+
 class Upgrade:
     """Turn an old cookie's bare id into a signed cookie, if the store knows that player.
 
@@ -133,19 +142,18 @@ class Upgrade:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = scope["headers"]
-        found = next(
+        headers: list[tuple[bytes, bytes]] = scope["headers"]
+        index, player = next(
             (
                 (i, bare)
                 for i, (name, value) in enumerate(headers)
                 if name == b"cookie" and (bare := bare_id(value, self.cookie)) is not None
             ),
-            None,
+            (-1, None),
         )
-        if found is None:
+        if player is None:
             await self.app(scope, receive, send)
             return
-        index, player = found
         known = self.identity.verdict(player)
         if known is None:
             try:
@@ -161,12 +169,8 @@ class Upgrade:
             await self.app(scope, receive, send)
             return
         token = self.identity.token(player)
-        old = self.cookie + b"=" + player.encode()
         headers = list(headers)
-        headers[index] = (
-            b"cookie",
-            headers[index][1].replace(old, self.cookie + b"=" + token.encode()),
-        )
+        headers[index] = (b"cookie", with_token(headers[index][1], self.cookie, token))
         scope = {**scope, "headers": headers}
         carrier = Response()
         self.set_cookie(carrier, scope, token)
