@@ -133,6 +133,31 @@ def test_an_old_cookie_of_a_known_player_still_reads_its_games_and_is_signed(
         assert asked == [bare, MADE_UP]
 
 
+def test_an_old_cookie_while_the_database_cannot_answer_is_503_not_a_new_player(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who an old cookie is cannot be known then: answered 503 (retry), never as a new player,
+    whose cookie would replace the old one and lose the player their games."""
+    from tripeaks.store import Unavailable
+
+    new_game(client, WIN_CODE)
+    bare = player_of(client)
+    store = store_of(client)
+    before = games_stored(store)
+
+    def away(player: str) -> bool:
+        raise Unavailable("disk I/O error")
+
+    monkeypatch.setattr(store, "known_player", away)
+    wear(client, bare)
+    reply = client.post("/api/games", json={})
+    assert reply.status_code == 503 and reply.json()["error"]["reason"] == "unavailable"
+    assert "set-cookie" not in reply.headers and games_stored(store) == before
+    monkeypatch.undo()
+    again = client.post("/api/games", json={})  # the database is back: the same player
+    assert again.status_code == 201 and player_of(client) == bare
+
+
 # New players per address --------------------------------------------------------------------
 
 

@@ -225,21 +225,8 @@ class Standing:
 
     @classmethod
     def of(cls, row: Sequence[Any]) -> Standing:
-        (
-            day,
-            player,
-            name,
-            game,
-            ranked,
-            finished,
-            won,
-            score,
-            moves,
-            seconds,
-            streak,
-            peaks,
-            fast,
-        ) = row
+        day, player, name, game, ranked, finished, won, *figures = row
+        score, moves, seconds, streak, peaks, fast = figures
         return cls(
             date.fromisoformat(day),
             player,
@@ -568,6 +555,7 @@ class Storage:
         figures = self._daily_figures(record, self.clock())
         verdict = self.judge(_code_of(game)) if won else None
         finished = None
+        # figures: finished first, too_fast just before the game id (_DAILY_MOVE's parameters)
         if figures is not None and figures[0] and not figures[-2] and record.daily is not None:
             finished = (record.daily.day.isoformat(), game.score)  # counted on the board
 
