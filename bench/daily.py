@@ -128,7 +128,7 @@ def bench(db: str | Path, label: str, games: int, requests: int) -> None:
         for who, player in viewers.items():
             client.cookies.clear()
             if player is not None:
-                client.cookies.set(COOKIE, player)
+                client.cookies.set(COOKIE, backend.identity.token(player))  # as the server signs it
             median, p99, reply = timed(client, requests)
             rank = reply["me"]["rank"] if reply["me"] else None
             print(

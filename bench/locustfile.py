@@ -12,10 +12,11 @@ the rules (422 with the game's state) is part of play and counts as a success; a
 is not 2xx is a failure, with the server's reason. The requests are named by route
 (``/api/games/[id]/play``), so locust's table has one line for each kind.
 
-A hosted server rate-limits new games per client address (docs/deploy.md, "Rate limits"), and all
-of locust's users come from one address: start the server under test with
-``--limit games_per_address=none`` (or send from several machines), else many new games are
-answered 429, which counts as a failure here, and the user waits the ``Retry-After`` it was given.
+A hosted server rate-limits new games and new players per client address (docs/deploy.md, "Rate
+limits"), and all of locust's users come from one address: start the server under test with
+``--limit games_per_address=none --limit players_per_address=none`` (or send from several
+machines), else many new games are answered 429, which counts as a failure here, and the user waits
+the ``Retry-After`` it was given.
 """
 
 from __future__ import annotations

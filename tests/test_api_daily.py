@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import BASE_URL, api, at, on_day, send, store_of
+from test_api_support import BASE_URL, api, at, on_day, player_of, send, store_of
 
 from tripeaks import daily, nickname, solver
 from tripeaks.codes import GameCode
@@ -35,6 +35,15 @@ def clock(client: TestClient) -> Clock:
     fake = Clock()
     store_of(client).clock = fake
     return fake
+
+
+def paced(client: TestClient) -> Clock:
+    """The store's test clock, set now if it has none: a player plays at a person's pace (an
+    attempt at machine speed is kept off the board, daily.too_fast)."""
+    store = store_of(client)
+    if not isinstance(store.clock, Clock):
+        store.clock = Clock()
+    return store.clock
 
 
 def deal_of(client: TestClient, day: date | None = None) -> daily.DailyDeal:
@@ -81,9 +90,9 @@ def play(
     step: float = 1.0,
     **extra: Any,
 ) -> dict[str, Any]:
+    clock = clock or paced(client)
     for action in line:
-        if clock is not None:
-            clock.now += step
+        clock.now += step
         body: dict[str, Any] = {"version": state["version"], **extra}
         if action.pos is not None:
             body["pos"] = action.pos
@@ -569,8 +578,7 @@ def test_a_bad_nickname_is_refused_with_its_reason_and_changes_nothing(
 
 def test_a_player_without_a_nickname_has_a_stable_generated_one(client: TestClient) -> None:
     start(client)
-    player = client.cookies.get(COOKIE)
-    assert player is not None
+    player = player_of(client)
     names = {lang: client.get(f"/api/player/name?lang={lang}").json() for lang in ("en", "fi")}
     assert names["en"] == {"name": nickname.generated(player, "en"), "chosen": False}
     assert names["fi"]["name"] == nickname.generated(player, "fi") != names["en"]["name"]

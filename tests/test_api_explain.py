@@ -24,6 +24,7 @@ from test_api_support import (
     new_game,
     on_day,
     play_line,
+    player_of,
     send,
     store_of,
     winning_line,
@@ -418,7 +419,7 @@ def test_the_result_and_the_statistics_count_each_grade(client: TestClient) -> N
     expected[explain.grade(WIN_CODE).value]["won"] += 1
     expected[explain.grade(STUCK_CODE).value]["played"] += 1
     assert by_grade == expected
-    player = client.cookies["tripeaks_player"]
+    player = player_of(client)
     store = store_of(client)
     assert store.totals(player)[Variant(Rules.EASY)] == fold(store.results(player), Rules.EASY)
     assert [r.grade for r in store.results(player)] == [
@@ -441,7 +442,7 @@ def test_wins_with_perfect_hints_are_counted_apart_from_fair_ones(client: TestCl
     stats = client.get("/api/stats").json()["easy"]
     assert (stats["won"], stats["won_with_hints"], stats["won_without_hints"]) == (4, 3, 1)
     assert (stats["won_with_perfect_hints"], stats["won_with_fair_hints"]) == (2, 1)
-    player = client.cookies["tripeaks_player"]
+    player = player_of(client)
     store = store_of(client)
     assert [r.hint for r in store.results(player)] == ["fair", "perfect", "perfect", None]
     assert store.totals(player)[Variant(Rules.EASY)] == fold(store.results(player), Rules.EASY)

@@ -49,7 +49,8 @@ def test_a_player_meets_the_limit_once_across_every_worker(postgres: str) -> Non
 
 
 def test_an_address_is_counted_across_workers_and_a_refusal_counts_nothing(postgres: str) -> None:
-    for clients in workers(postgres, "games_per_address=3/minute", "games_per_player=none"):
+    limits = ("games_per_address=3/minute", "games_per_player=none", "players_per_address=none")
+    for clients in workers(postgres, *limits):
         for c in clients:
             assert c.post("/api/games", json={}).status_code == 201
         for c in clients:

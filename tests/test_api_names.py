@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import new_game, store_of
+from test_api_support import new_game, player_of, store_of
 
 from tripeaks import nickname
 from tripeaks.codes import GameCode
@@ -34,12 +34,10 @@ def rows(database: str | Path, sql: str) -> list[Any]:
 
 
 def as_new_player(client: TestClient) -> str:
-    """A new player who has played a game (their cookie is the client's)."""
+    """A new player who has played a game (their cookie is the client's): their id."""
     client.cookies.clear()
     new_game(client)
-    player = client.cookies.get(COOKIE)
-    assert player is not None
-    return player
+    return player_of(client)
 
 
 def put(client: TestClient, name: str, lang: str = "en") -> Any:

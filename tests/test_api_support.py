@@ -90,6 +90,13 @@ def play_line(
     return replies
 
 
+def player_of(client: TestClient) -> str:
+    """The player id in the client's cookie (``<id>.<signature>``, web/identity.py)."""
+    cookie = client.cookies.get("tripeaks_player")
+    assert cookie is not None and "." in cookie, cookie
+    return cookie.partition(".")[0]
+
+
 def store_of(client: TestClient) -> Storage:
     store: Storage = client.app.state.backend.store  # type: ignore[attr-defined]
     return store

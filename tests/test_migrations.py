@@ -134,7 +134,7 @@ def test_head_is_the_newest_revision_and_the_revisions_form_one_line() -> None:
     script = ScriptDirectory(str(migrations.FOLDER))
     assert script.get_heads() == [migrations.HEAD]
     line = [r.revision for r in script.walk_revisions("base", "heads")]
-    assert line == ["0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert line == ["0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
     assert set(MADE_BY.values()) <= set(line)
 
 

@@ -2,7 +2,7 @@
 
 The database is made at HEAD, given players' names as 0006 kept them (any that its rules let
 through: lookalikes of one another, a Hangul filler, a generated shape), then taken back to what
-0006 left (the skeleton column and its index dropped, the revision set to 0006) and opened again:
+0006 left (0008's flag and 0007's skeleton column and index dropped, the revision set to 0006) and opened again:
 each name kept gets its key; of names that look alike the player who played first keeps theirs;
 the others, and the names today's rules refuse, go back to generated names."""
 
@@ -57,6 +57,13 @@ def test_names_that_look_alike_keep_the_first_players_and_refused_ones_go(
     sql(
         database,
         [
+            ("DROP INDEX dailies_board", ()),  # revision 0008 undone first
+            ("ALTER TABLE dailies DROP COLUMN too_fast", ()),
+            (
+                "CREATE INDEX dailies_board ON dailies"
+                " (day, ranked, finished, score DESC, moves, seconds, game)",
+                (),
+            ),
             ("DROP INDEX players_skeleton", ()),
             ("ALTER TABLE players DROP COLUMN skeleton", ()),
             ("UPDATE alembic_version SET version_num = '0006'", ()),

@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
+from test_api_support import (
+    STUCK_CODE,
+    WIN_CODE,
+    api,
+    new_game,
+    play_line,
+    player_of,
+    send,
+    winning_line,
+)
 
 from tripeaks import explain
 from tripeaks.codes import GameCode
@@ -99,6 +108,7 @@ def test_stuck_then_left_is_a_loss(client: TestClient) -> None:
     assert (stats["easy"]["played"], stats["easy"]["won"]) == (1, 0)
     assert stats["recent"][0] | {"finished_at": None} == {
         "code": STUCK_CODE,
+        "daily": None,
         "rules": "easy",
         "outcome": "lost",
         "score": stuck["score"],
@@ -223,7 +233,7 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
         send(client, short, winning_line()[0])
         win(client)  # the short one counts lost
         shown = client.get("/api/stats").json()
-        player = client.cookies["tripeaks_player"]
+        player = player_of(client)
     store = Store(db)
     log = store.results(player)
     assert [r.outcome for r in log] == ["lost", "won", "lost", "won"]

@@ -256,3 +256,17 @@ def peaks_mask(game: Game) -> int:
 
 def peaks_of(mask: int) -> list[bool]:
     return [bool(mask >> k & 1) for k in range(len(PEAK_MASKS))]
+
+
+HUMAN_PACE = 0.2
+"""Seconds per action that no person's whole ranked attempt averages less than. A quick player
+taps about four cards a second at best, for a moment; a whole game also means finding each card
+and waiting for the deck, and takes tens of seconds. Five actions a second from the first to the
+last, sustained, is a script; the margin below four covers a network that delays the first request
+and not the last."""
+
+
+def too_fast(seconds: float, actions: int) -> bool:
+    """An attempt of ``actions`` actions whose first and last came ``seconds`` apart (the server's
+    clock) was played faster than a person can: kept as the player's own, off the public board."""
+    return actions > 1 and seconds < HUMAN_PACE * (actions - 1)

@@ -84,13 +84,15 @@ sync; PostgreSQL loses its in-page update)."""
 _LOG = "INSERT INTO actions (game, seq, action, request_id) VALUES (?, ?, ?, ?)"
 _DAILY_MOVE = (
     "UPDATE dailies SET finished = ?, won = ?, score = ?, moves = ?, streak = ?, peaks = ?,"
-    " first_at = COALESCE(first_at, ?), last_at = ?, seconds = ? - COALESCE(first_at, ?)"
-    " WHERE game = ? AND ranked = 1"
+    " first_at = COALESCE(first_at, ?), last_at = ?, seconds = ? - COALESCE(first_at, ?),"
+    " too_fast = ? WHERE game = ? AND ranked = 1"
 )
 """A ranked daily's figures after each of its actions, as the engine has them, with the server's
-time of its first action (kept from the first) and of this one: the board reads only these."""
+time of its first action (kept from the first) and of this one, and whether it finished faster
+than a person plays (daily.too_fast): the board reads only these."""
 _BOARD_ORDER = "score DESC, moves, seconds, game"
-_SHOWN = "day = ? AND ranked = 1 AND finished = 1"
+_SHOWN = "day = ? AND ranked = 1 AND finished = 1 AND too_fast = 0"
+"""The attempts on a day's public board: finished ranked ones played at a person's pace."""
 _AHEAD = (
     "SELECT (SELECT COALESCE(sum(players), 0) FROM daily_scores WHERE day = ? AND score > ?)"
     f" + (SELECT count(*) FROM dailies WHERE {_SHOWN} AND score = ? AND moves < ?)"
@@ -106,10 +108,12 @@ _FINISHED = (
     "INSERT INTO daily_scores (day, score, players) VALUES (?, ?, 1)"
     " ON CONFLICT (day, score) DO UPDATE SET players = daily_scores.players + 1"
 )
-"""A ranked attempt finished (it takes no action after that: won, or stuck with undo refused)."""
+"""A ranked attempt finished (it takes no action after that: won, or stuck with undo refused) at
+a person's pace: one too fast for that is in no count of the board (daily.too_fast)."""
 _STANDING = (
     "SELECT d.day, d.player, p.name, d.game, d.ranked, d.finished, d.won, d.score, d.moves,"
-    " d.seconds, d.streak, d.peaks FROM dailies d LEFT JOIN players p ON p.player = d.player"
+    " d.seconds, d.streak, d.peaks, d.too_fast"
+    " FROM dailies d LEFT JOIN players p ON p.player = d.player"
 )
 
 
@@ -184,6 +188,9 @@ class Record:
     """The version the database is known to hold: a shared store checks it before trusting us."""
     daily: daily.Tag | None = None
     """The day a daily game is for, and whether it is the ranked attempt (dailies table)."""
+    first_at: float | None = None
+    """A ranked daily's server time of its first action (dailies.first_at), for its pace. Every
+    action's UPDATE checks the game's version, so a stored action always stood on this value."""
     hint: str | None = None
     """The kind of hint asked in the game (hinted_games table: "perfect" once any hint was,
     else "fair"); None: no hint. Its win is counted apart."""
@@ -212,10 +219,19 @@ class Standing:
     streak: int
     peaks: int
     """Peaks cleared, as bits (daily.peaks_mask)."""
+    too_fast: bool = False
+    """Finished faster than a person plays (daily.too_fast): the player's own result, on no
+    public board and in nobody's rank."""
+
+    @property
+    def shown(self) -> bool:
+        """On its day's public board: finished, ranked and played at a person's pace."""
+        return self.ranked and self.finished and not self.too_fast
 
     @classmethod
     def of(cls, row: Sequence[Any]) -> Standing:
         day, player, name, game, ranked, finished, won, *figures = row
+        score, moves, seconds, streak, peaks, fast = figures
         return cls(
             date.fromisoformat(day),
             player,
@@ -224,7 +240,12 @@ class Standing:
             bool(ranked),
             bool(finished),
             bool(won),
-            *figures,
+            score,
+            moves,
+            seconds,
+            streak,
+            peaks,
+            bool(fast),
         )
 
 
@@ -572,8 +593,9 @@ class Storage:
         figures = self._daily_figures(record, self.clock())
         verdict = self._verdict(game, record.daily) if won else None
         finished = None
-        if figures is not None and figures[0] and record.daily is not None:
-            finished = (record.daily.day.isoformat(), game.score)
+        # figures: finished first, too_fast just before the game id (_DAILY_MOVE's parameters)
+        if figures is not None and figures[0] and not figures[-2] and record.daily is not None:
+            finished = (record.daily.day.isoformat(), game.score)  # counted on the board
 
         def write(db: Db) -> None:
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
@@ -792,8 +814,11 @@ class Storage:
         )
         return GameCode.parse(rows[0][0]) if rows else None
 
-    def rank(self, standing: Standing) -> int:
-        """A finished ranked attempt's place on its day's board (equal figures share one)."""
+    def rank(self, standing: Standing) -> int | None:
+        """A standing's place on its day's board (equal figures share one); None for one that is
+        not on the board (unfinished, or too fast for a person: Standing.shown)."""
+        if not standing.shown:
+            return None
         day, score, moves, seconds = (
             standing.day.isoformat(),
             standing.score,
@@ -837,6 +862,17 @@ class Storage:
             done = self._stage(write, (record,)).done
         self._tell()
         return done
+
+    def known_player(self, player: str) -> bool:
+        """Whether a player id has anything stored: a game, a counted result or a nickname (an
+        old cookie's bare id is accepted only then, web/identity.py)."""
+        rows = self._read(
+            "SELECT 1 FROM games WHERE player = ?"
+            " UNION ALL SELECT 1 FROM results WHERE player = ?"
+            " UNION ALL SELECT 1 FROM players WHERE player = ? LIMIT 1",
+            (player, player, player),
+        )
+        return bool(rows)
 
     def nickname(self, player: str) -> str | None:
         rows = self._read("SELECT name FROM players WHERE player = ?", (player,))
@@ -1075,14 +1111,24 @@ class Storage:
                 raise RuntimeError(f"game {game_id} has {len(game.actions)} actions, not {version}")
             if settled:  # won, or left for another game: over either way
                 game.leave()
-            tagged = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
-            tag = None
+            tagged = self._read(
+                "SELECT day, ranked, first_at FROM dailies WHERE game = ?", (game_id,)
+            )
+            tag, first_at = None, None
             if tagged:
                 tag = daily.Tag(date.fromisoformat(tagged[0][0]), bool(tagged[0][1]))
+                first_at = tagged[0][2]
             hinted = self._read("SELECT kind FROM hinted_games WHERE game = ?", (game_id,))
             hint = hinted[0][0] if hinted else None
             record = Record(
-                game_id, owner, game, stored=version, daily=tag, hint=hint, requests=requests
+                game_id,
+                owner,
+                game,
+                stored=version,
+                daily=tag,
+                first_at=first_at,
+                hint=hint,
+                requests=requests,
             )
             self._remember(record)
         else:
@@ -1108,12 +1154,17 @@ class Storage:
     def _daily_figures(self, record: Record, now: float) -> tuple[Any, ...] | None:
         """A ranked daily's figures after its latest action (_DAILY_MOVE's parameters), or None:
         for any other game, and for a ranked attempt played on after its day closed (it stands on
-        the board as it was then)."""
+        the board as it was then). Its first action's time is kept from then on, in memory as in
+        the table."""
         if not daily.counts(record.daily):
             return None
         game = record.game
+        if record.first_at is None:
+            record.first_at = now
+        ended = daily.ended(game)
+        too_fast = ended and daily.too_fast(now - record.first_at, len(game.actions))
         return (
-            int(daily.ended(game)),
+            int(ended),
             int(game.is_won),
             game.score,
             game.moves,
@@ -1123,6 +1174,7 @@ class Storage:
             now,
             now,
             now,
+            int(too_fast),
             record.id,
         )
 

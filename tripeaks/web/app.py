@@ -16,13 +16,13 @@ from fastapi.staticfiles import StaticFiles
 from tripeaks import daily
 from tripeaks.stats import judge
 from tripeaks.store import Storage, open_store
-from tripeaks.web import daily_routes, errors, guard, health
+from tripeaks.web import daily_routes, errors, guard, health, identity
 from tripeaks.web.committer import Committer
 from tripeaks.web.compress import PageGzip
 from tripeaks.web.hosting import Hosting
 from tripeaks.web.moves import Moves
 from tripeaks.web.ratelimit import Counts, Limiter
-from tripeaks.web.routes import STATIC, Backend, router
+from tripeaks.web.routes import COOKIE, STATIC, Backend, player_cookie, router
 from tripeaks.web.solving import Solvers
 
 
@@ -79,16 +79,26 @@ def create_app(
     secret = daily.operator_secret() or bytes.fromhex(
         store.setting(daily.SETTING, daily.new_secret)
     )
-    app.state.backend = Backend(
+    signer = identity.Identity(bytes.fromhex(store.setting(identity.SETTING, identity.new_key)))
+    backend = Backend(
         store,
         Committer(store),
         solvers,
         limiter,
-        meter,
-        daily.Dailies(secret),
+        identity=signer,
+        meter=meter,
+        dailies=daily.Dailies(secret),
         ranked_per_address=hosting.ranked_per_address,
     )
+    app.state.backend = backend
     app.add_middleware(Moves, routes=app.router.routes)  # innermost: every guard runs before it
+    app.add_middleware(  # an old cookie's bare id, signed once the store knows the player
+        identity.Upgrade,
+        identity=signer,
+        cookie=COOKIE,
+        known=lambda player: backend.stored(store.known_player, player),
+        set_cookie=player_cookie,
+    )
     errors.install(app)
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
     guard.install(app, allowed_hosts)

@@ -40,7 +40,10 @@ class MyDailyOut(BaseModel):
     """It takes no more moves: finished, or left for another game (then it has no place)."""
     won: bool
     rank: int | None
-    """Null until finished."""
+    """Null until finished, and for an attempt too fast for the board (``too_fast``)."""
+    too_fast: bool
+    """Finished faster than a person plays (docs/api.md, "The deal of the day"): the player's
+    own result, kept and shown to them, but on no public board and in nobody's rank."""
     score: int
     moves: int
     seconds: float

@@ -121,7 +121,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
         from tripeaks.store import new_id
 
         player = new_id()
-    await caller.refuse_if_limited("games", player=player)
+    await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)
     deal = await _deal(caller, daily.today())
     client = caller.scope.get("client")
     where = network(client[0] if client else None)
@@ -233,6 +233,7 @@ async def board(
             ended=over,
             won=mine.won,
             rank=rank,
+            too_fast=mine.too_fast,
             score=mine.score,
             moves=mine.moves,
             seconds=round(mine.seconds, 3),

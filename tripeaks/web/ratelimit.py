@@ -1,8 +1,10 @@
 """How often one player, and one client address, may start games and ask for hints.
 
 Each new game makes a stored game (and, without a cookie, a new player); a "winnable deals only"
-game and a hint each cost the solver real CPU. Nobody playing meets these limits: they are there
-for scripts. The counting is a moving window: the ``limits`` library's, in this process's memory, for
+game and a hint each cost the solver real CPU. A new player (a request without the server's signed
+cookie that makes something: web/identity.py) is counted per address too, so that one client
+cannot make the crowd of players it would take to fill a public board. Nobody playing meets these
+limits: they are there for scripts. The counting is a moving window: the ``limits`` library's, in this process's memory, for
 a server on SQLite (one process: a second one is refused); for one on PostgreSQL, whose workers and
 machines all answer the same players, a table in the database that they share (ratelimit_pg.py).
 The local app (one player, on loopback) has none unless asked for (serve.hosting).
@@ -28,13 +30,14 @@ DEFAULT_RATES: Mapping[str, str] = {
     "winnable_per_address": "40/minute;500/hour",
     "hints_per_player": "40/minute;600/hour",
     "hints_per_address": "200/minute;3000/hour",
+    "players_per_address": "20/minute;200/hour",
 }
 """A rate per kind of request and whom it counts, in the ``limits`` notation (``N/unit`` with
 ``;`` between several). A quick player starts a game every minute or two and asks a few hints a
 game; a home or a school behind one address is tens of players. docs/deploy.md has the reasons;
 ``--limit NAME=RATE`` (or ``none``) changes one."""
 OFF = frozenset({"none", "off", ""})
-KINDS = ("games", "winnable", "hints")
+KINDS = ("games", "winnable", "hints", "players")
 
 
 def rates(overrides: Iterable[str] = ()) -> dict[str, str]:

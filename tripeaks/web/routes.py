@@ -8,7 +8,6 @@ catalogs; what a route knows is which of those to call.
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +35,7 @@ from tripeaks.variant import OPTION_NAMES, Scoring, Variant
 from tripeaks.web import errors, explaining, solver_worker, solving
 from tripeaks.web.committer import Committer
 from tripeaks.web.errors import ApiError
+from tripeaks.web.identity import Identity
 from tripeaks.web.models import (
     ActionIn,
     ByGradeOut,
@@ -70,7 +70,6 @@ if TYPE_CHECKING:
 STATIC = Path(__file__).parent / "static"
 COOKIE = "tripeaks_player"
 COOKIE_AGE = 10 * 365 * 24 * 3600
-_PLAYER_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 PREVIEW_MAX_ACTIONS = 1000
 
 router = APIRouter()
@@ -88,6 +87,8 @@ class Backend:
     committer: Committer
     solvers: Solvers
     limiter: Limiter
+    identity: Identity
+    """Signs and reads the player cookies (identity.py)."""
     meter: Meter | None = None
     """The metrics, when the app serves them (Hosting.metrics)."""
     dailies: daily.Dailies | None = None
@@ -114,7 +115,8 @@ class Caller:
 
     backend: Backend
     player: str | None
-    """The anonymous player id of the cookie, if it looks like one we issued."""
+    """The anonymous player id of the cookie, if the server signed it (identity.py); None for
+    no cookie and for one it did not sign: such a request is a new player's."""
     scope: Scope
     """The request's ASGI scope: its client address and scheme, read only by the routes that
     need them (rate limits, the cookie's ``Secure``)."""
@@ -151,9 +153,9 @@ def _caller(request: Request) -> Caller:
     of its dependency machinery (a new Response, cache keys, scope checks), about 3% of the CPU of
     a whole action (cachegrind); a ``Request`` parameter costs nothing extra.
     """
-    value = request.cookies.get(COOKIE)
-    player = value if value and _PLAYER_RE.fullmatch(value) else None
-    return Caller(request.app.state.backend, player, request.scope)
+    backend: Backend = request.app.state.backend
+    player = backend.identity.player(request.cookies.get(COOKIE))
+    return Caller(backend, player, request.scope)
 
 
 async def _hint_allowed(request: Request) -> AsyncIterator[None]:
@@ -383,7 +385,8 @@ async def new_game(
         player = new_id()  # made now, so that its first game counts against its own limit too
     graded = body.difficulty != "any" and code is None  # a typed code ignores the difficulty
     winnable = (body.winnable_only or graded) and code is None  # ...and never asks the solver
-    await caller.refuse_if_limited("games", *(("winnable",) if winnable else ()), player=player)
+    kinds = ("games", *(("winnable",) if winnable else ()), *(("players",) if fresh else ()))
+    await caller.refuse_if_limited(*kinds, player=player)
     if code is None:  # the options asked for must be offered, as a typed code's are
         _offer(variant, lang)
     if graded:
@@ -419,15 +422,20 @@ async def _graded_code(solvers: Solvers, variant: Variant, grade: str, lang: str
 
 
 def set_player_cookie(response: Response, caller: Caller, player: str) -> None:
-    """The new player's cookie: theirs for ten years, never sent cross-site nor to scripts, and
-    ``Secure`` over HTTPS (direct TLS or a trusted proxy's)."""
+    """The new player's cookie: their id with the server's signature (identity.py)."""
+    player_cookie(response, caller.scope, caller.backend.identity.token(player))
+
+
+def player_cookie(response: Response, scope: Scope, token: str) -> None:
+    """The player cookie with a signed id: theirs for ten years, never sent cross-site nor to
+    scripts, and ``Secure`` over HTTPS (direct TLS or a trusted proxy's)."""
     response.set_cookie(
         COOKIE,
-        player,
+        token,
         max_age=COOKIE_AGE,
         httponly=True,
         samesite="strict",
-        secure=caller.scope.get("scheme") == "https",
+        secure=scope.get("scheme") == "https",
     )
 
 

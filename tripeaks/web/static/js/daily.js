@@ -36,7 +36,11 @@ function today(board, isToday) {
     parts.push(h("p", {}, t("web.daily.under_way")));
     parts.push(h("button", { type: "button", className: "btn primary", id: "daily-play" }, t("web.daily.continue")));
   } else {
-    const rank = me.rank ? t("web.daily.rank", { rank: number(me.rank), players: number(board.players) }) : "";
+    const rank = me.too_fast
+      ? t("web.daily.too_fast_rank")
+      : me.rank
+        ? t("web.daily.rank", { rank: number(me.rank), players: number(board.players) })
+        : "";
     const list = h(
       "dl",
       { className: "daily-me" },
@@ -50,6 +54,7 @@ function today(board, isToday) {
       ].flatMap(([key, value]) => [h("dt", {}, t(key)), h("dd", {}, value)]),
     );
     parts.push(h("p", { className: "result" }, t(me.won ? "web.daily.you_won" : "web.daily.you_lost")), list);
+    if (me.too_fast) parts.push(h("p", { className: "help-text", id: "daily-too-fast" }, t("web.daily.too_fast")));
     if (me.share) {
       const copy = h("button", { type: "button", className: "btn", id: "daily-copy" }, t("web.daily.copy"));
       copy.addEventListener("click", () => copyShare(me.share));
