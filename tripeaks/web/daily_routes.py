@@ -49,12 +49,19 @@ router = APIRouter()
 TOP = 50
 """Rows of a day's board."""
 HISTORY_DAYS = 30
+BOARD_DAYS = 366
+"""Past days whose board is shown: a year back (a leap year's), longer than any history the page
+lists. Older boards are a 404, so a server's answers stay those of a year's days."""
 _STARTING = threading.Lock()
 """One daily start at a time in this process: a player's two tabs asking at once get one ranked
 attempt (the database's unique index holds across processes, store._stage_daily)."""
 _DAY_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
     422: {"model": ErrorOut, "description": "a day that is not YYYY-MM-DD, today or earlier"},
+}
+_BOARD_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_DAY_ERRORS,
+    404: {"model": ErrorOut, "description": "a past day nobody played, or over BOARD_DAYS ago"},
 }
 
 
@@ -64,11 +71,26 @@ def _dailies(caller: Caller) -> daily.Dailies:
     return dailies
 
 
-async def _deal(caller: Caller, day: date) -> daily.DailyDeal:
-    """The day's deal: kept once found; the first search of a day runs off the event loop."""
-    dailies = _dailies(caller)
-    known = dailies.known(day)
-    return known if known is not None else await run_in_threadpool(dailies.deal, day)
+async def _deal(caller: Caller, day: date, lang: str = "en") -> daily.DailyDeal:
+    """The day's deal. Today's is found from the secret (once, off the event loop, then kept). A
+    past day's is the one its dailies were dealt from, with its best score (stats.judge, kept for
+    the deals seen lately): a 404 when nobody played that day or it is over BOARD_DAYS ago, found
+    by one indexed read and without any search, so that asking for arbitrary days costs nothing."""
+    today = daily.today()
+    if day >= today:
+        dailies = _dailies(caller)
+        known = dailies.known(day)
+        return known if known is not None else await run_in_threadpool(dailies.deal, day)
+    backend = caller.backend
+    played = None
+    if day >= today - timedelta(days=BOARD_DAYS):
+        played = await backend.stored(backend.store.daily_code, day)
+    if played is None:
+        message = translator(lang)("error.daily_no_board", days=BOARD_DAYS)
+        raise ApiError(404, "daily_no_board", message)
+    verdict = await run_in_threadpool(judge, played)
+    best = verdict.best if verdict is not None and verdict.best is not None else 0
+    return daily.DailyDeal(day, played, best)
 
 
 def _start(store: Storage, player: str, deal: daily.DailyDeal) -> tuple[str, Game, daily.Tag, bool]:
@@ -179,7 +201,7 @@ def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[An
     return top, players, mine, over, rank, name, played
 
 
-@router.get("/api/daily/board", response_model=BoardOut, responses=_DAY_ERRORS)
+@router.get("/api/daily/board", response_model=BoardOut, responses=_BOARD_ERRORS)
 async def board(
     request: Request,
     day: Annotated[str | None, Query(max_length=10)] = None,
@@ -190,7 +212,7 @@ async def board(
     caller = _caller(request)
     backend = caller.backend
     asked = _day(day, lang)
-    deal = await _deal(caller, asked)
+    deal = await _deal(caller, asked, lang)
     top, players, mine, over, rank, name, played = await backend.stored(
         _board, backend.store, caller.player, asked, lang
     )
