@@ -17,6 +17,7 @@ import pytest
 from served import BOUND, Served, serving
 from test_serve_hosted import parsed
 from test_serve_wire import closed_by_server
+from uvicorn.config import Config
 
 from tripeaks.i18n import system_language, translator
 from tripeaks.web import serve, wire
@@ -104,3 +105,25 @@ def test_a_workers_limits_carry_the_share(monkeypatch: pytest.MonkeyPatch) -> No
     assert wire._worker_limits() == (3.5, 50, None)
     monkeypatch.delenv(wire.WORKER_LIMITS_VARIABLE)
     assert wire._worker_limits() == (wire.READ_TIMEOUT, wire.MAX_CONNECTIONS, None)
+
+
+@pytest.mark.parametrize(
+    ("address", "proxy", "allowed", "key"),
+    [
+        ("203.0.113.9", False, "127.0.0.1", "203.0.113.9"),
+        ("2001:db8:0:1ab:5::1", False, "127.0.0.1", "2001:db8:0:1ab::/64"),
+        ("127.0.0.2", False, "127.0.0.1", "127.0.0.2"),  # loopback counted, by itself
+        ("127.0.0.1", False, "127.0.0.1", "127.0.0.1"),  # no proxy declared: a client too
+        ("127.0.0.1", True, "127.0.0.1,::1", None),  # the declared proxy: everyone's
+        ("127.0.0.2", True, "127.0.0.1,::1", "127.0.0.2"),
+        ("10.1.2.3", True, "10.0.0.0/8", None),
+        ("192.0.2.1", True, "*", None),
+        ("192.0.2.1", True, "unix:/run/proxy.sock, 10.0.0.2", "192.0.2.1"),
+        (None, False, "127.0.0.1", None),
+    ],
+)
+def test_a_connection_counts_for_its_client(
+    address: str | None, proxy: bool, allowed: str, key: str | None
+) -> None:
+    config = Config(app=None, proxy_headers=proxy, forwarded_allow_ips=allowed)
+    assert wire.client_key(address, config) == key

@@ -46,10 +46,12 @@ SOLVER_QUEUE = 32
 """Searches sent to the worker and not answered yet. A prepared hint costs well under a
 millisecond and a deal's first one or a verdict a few, so a full queue is gone in tens of
 milliseconds: a hint that finds it full is told to come back (503 ``busy``) instead of waiting."""
-ADDRESS_SHARE = SOLVER_QUEUE // 4
+ADDRESS_SHARE = SOLVER_QUEUE // 8
 """Searches one client may have queued at once: an IPv4 address, or an IPv6 /56 (one customer's
-prefix, however many /64s it spreads over). Three such clients still leave a quarter of the queue
-to everyone else; a household or a school asks far fewer hints at once than this."""
+prefix, however many /64s it spreads over). Another player's hint then waits behind at most four
+of its searches (a fair one takes up to a few hundred milliseconds on a busy machine), and seven
+such clients still leave room. A school behind one address has far fewer hints under way at once:
+each is answered in milliseconds to a few hundred, and a refused one is asked again a second on."""
 VERDICTS_QUEUED = 8
 """Verdicts among those; beyond this a finished game simply gets its result at a later read."""
 HINT_TIMEOUT = 20.0
