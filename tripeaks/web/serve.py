@@ -353,7 +353,7 @@ def _address_share(args: argparse.Namespace) -> int | None:
 def _warn_of_an_undeclared_proxy(args: argparse.Namespace) -> None:
     """Off loopback without ``--behind-proxy``, one line says what a proxy in front would cost:
     its connections all come from one address, so every player would share one client's share
-    of the connections (and of the solver, and one rate limit)."""
+    of the connections (wire.client_key counts loopback when hosted)."""
     if is_hosted(args) and not args.behind_proxy:
         _say("serve.no_proxy_declared", share=_address_share(args))
 
