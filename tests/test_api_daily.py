@@ -512,9 +512,13 @@ def test_no_request_can_forge_a_score_moves_or_time(client: TestClient, clock: C
 
 
 def test_a_past_days_board_shows_its_code_and_a_coming_day_is_refused(
-    client: TestClient,
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     yesterday = daily.today() - timedelta(days=1)
+    with monkeypatch.context() as then:
+        then.setattr(daily, "today", lambda now=None: yesterday)
+        start(client)  # a ranked attempt left unfinished: the day was played
+    new_player(client)
     board = client.get("/api/daily/board", params={"day": yesterday.isoformat()}).json()
     assert board["code"] == str(deal_of(client, yesterday).code)
     assert board["top"] == [] and board["me"] is None and board["players"] == 0

@@ -17,12 +17,14 @@ The engine stays the rule keeper; these are rules of the competition around it.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import itertools
 import os
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -143,17 +145,27 @@ class DailyDeal:
     """The solver's best win under the standard scoring."""
 
 
+DAYS_KEPT = 8
+"""Days whose deal a process keeps, the least recently asked for dropped first: today's (every
+new daily and every code typed in ask for it) and the few around midnight. A past day's board is
+dealt from what was played (the store's), not from here, so no request makes this search for an
+arbitrary day; a dropped day would be found again, a few milliseconds."""
+
+
 class Dailies:
-    """The days' deals of one server (one secret), each found once and kept."""
+    """The days' deals of one server (one secret), each found once and the latest DAYS_KEPT kept."""
 
     def __init__(self, secret: bytes) -> None:
         if not secret:
             raise ValueError("a daily needs a secret")
         self._secret = secret
-        self._deals: dict[date, DailyDeal] = {}
+        self._deals: OrderedDict[date, DailyDeal] = OrderedDict()
         self._lock = threading.Lock()
 
     def deal(self, day: date) -> DailyDeal:
+        known = self.known(day)
+        if known is not None:  # found already: no wait behind another day's search
+            return known
         with self._lock:
             known = self._deals.get(day)
             if known is None:
@@ -162,11 +174,17 @@ class Dailies:
                 assert best is not None  # choose proved it winnable
                 known = DailyDeal(day, code, best)
                 self._deals[day] = known
+                while len(self._deals) > DAYS_KEPT:
+                    self._deals.popitem(last=False)
             return known
 
     def known(self, day: date) -> DailyDeal | None:
         """The day's deal if it was found already (no search: for the event loop)."""
-        return self._deals.get(day)
+        known = self._deals.get(day)
+        if known is not None:
+            with contextlib.suppress(KeyError):  # dropped by another thread meanwhile
+                self._deals.move_to_end(day)
+        return known
 
     def address_key(self, network: str) -> str:
         """What the store keeps of a client's network (daily.RANKED_PER_ADDRESS counts by it): a

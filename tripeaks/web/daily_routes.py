@@ -50,6 +50,9 @@ router = APIRouter()
 TOP = 50
 """Rows of a day's board."""
 HISTORY_DAYS = 30
+BOARD_DAYS = 366
+"""Past days whose board is shown: a year back (a leap year's), longer than any history the page
+lists. Older boards are a 404, so a server's answers stay those of a year's days."""
 _STARTING = threading.Lock()
 """One daily start at a time in this process, so that its checks (the player's attempt, the
 network's count) see the start before; starts racing on other workers make the same game
@@ -57,6 +60,10 @@ network's count) see the start before; starts racing on other workers make the s
 _DAY_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS,
     422: {"model": ErrorOut, "description": "a day that is not YYYY-MM-DD, today or earlier"},
+}
+_BOARD_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_DAY_ERRORS,
+    404: {"model": ErrorOut, "description": "a past day nobody played, or over BOARD_DAYS ago"},
 }
 
 
@@ -66,11 +73,26 @@ def _dailies(caller: Caller) -> daily.Dailies:
     return dailies
 
 
-async def _deal(caller: Caller, day: date) -> daily.DailyDeal:
-    """The day's deal: kept once found; the first search of a day runs off the event loop."""
-    dailies = _dailies(caller)
-    known = dailies.known(day)
-    return known if known is not None else await run_in_threadpool(dailies.deal, day)
+async def _deal(caller: Caller, day: date, lang: str = "en") -> daily.DailyDeal:
+    """The day's deal. Today's is found from the secret (once, off the event loop, then kept). A
+    past day's is the one its dailies were dealt from, with its best score (stats.judge, kept for
+    the deals seen lately): a 404 when nobody played that day or it is over BOARD_DAYS ago, found
+    by one indexed read and without any search, so that asking for arbitrary days costs nothing."""
+    today = daily.today()
+    if day >= today:
+        dailies = _dailies(caller)
+        known = dailies.known(day)
+        return known if known is not None else await run_in_threadpool(dailies.deal, day)
+    backend = caller.backend
+    played = None
+    if day >= today - timedelta(days=BOARD_DAYS):
+        played = await backend.stored(backend.store.daily_code, day)
+    if played is None:
+        message = translator(lang)("error.daily_no_board", days=BOARD_DAYS)
+        raise ApiError(404, "daily_no_board", message)
+    verdict = await run_in_threadpool(judge, played)
+    best = verdict.best if verdict is not None and verdict.best is not None else 0
+    return daily.DailyDeal(day, played, best)
 
 
 class _Capped(Exception):
@@ -185,8 +207,8 @@ def _share(mine: Standing, lang: str) -> str:
 
 
 def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[Any, ...]:
-    """(top rows, players, the player's attempt, whether it has ended, its rank, its name, the
-    code the day was dealt from once the day is over). The rows of a day still open are read
+    """(top rows, players, the player's attempt, whether it has ended, its rank, its name). The
+    rows of a day still open are read
     only for a player whose own attempt has ended: before that they would tell the day's best
     score, and so its fewest draws."""
     mine = None
@@ -195,15 +217,13 @@ def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[An
         mine = next((g for g in store.daily_games(player, day) if g.ranked), None)
         if mine is not None:
             over = mine.finished or daily.ended(store.game(mine.game, player))
-    closed = daily.code_public(day)
-    top, players = store.board(day, TOP if closed or over else 0)
-    played = store.daily_code(day) if closed else None
+    top, players = store.board(day, TOP if daily.code_public(day) or over else 0)
     rank = store.rank(mine) if mine is not None and mine.finished else None
     name = nickname.shown(player, store.nickname(player), lang) if player else ""
-    return top, players, mine, over, rank, name, played
+    return top, players, mine, over, rank, name
 
 
-@router.get("/api/daily/board", response_model=BoardOut, responses=_DAY_ERRORS)
+@router.get("/api/daily/board", response_model=BoardOut, responses=_BOARD_ERRORS)
 async def board(
     request: Request,
     day: Annotated[str | None, Query(max_length=10)] = None,
@@ -215,16 +235,10 @@ async def board(
     caller = _caller(request)
     backend = caller.backend
     asked = _day(day, lang)
-    top, players, mine, over, rank, name, played = await backend.stored(
+    deal = await _deal(caller, asked, lang) if daily.code_public(asked) else None
+    top, players, mine, over, rank, name = await backend.stored(
         _board, backend.store, caller.player, asked, lang
     )
-    code, best = None, None
-    if daily.code_public(asked):
-        deal = await _deal(caller, asked)
-        code, best = deal.code, deal.best_score
-        if played is not None and played != code:  # the secret changed since: what was played
-            verdict = await run_in_threadpool(judge, played)
-            code, best = played, verdict.best if verdict is not None and verdict.best else best
     me = None
     if mine is not None:
         me = MyDailyOut(
@@ -244,8 +258,8 @@ async def board(
     return _json(
         BoardOut(
             day=asked.isoformat(),
-            code=None if code is None else str(code),
-            best_score=best,
+            code=None if deal is None else str(deal.code),
+            best_score=None if deal is None else deal.best_score,
             players=players,
             top=[
                 BoardRowOut(

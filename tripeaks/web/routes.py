@@ -499,12 +499,12 @@ async def hint(
         return HintOut(winnable=True, action=None, message=_("hint.won"), kind=kind)
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"), kind=kind)
-    solvers = caller.backend.solvers
+    solvers, address = caller.backend.solvers, solving.address_of(caller.scope)
     if kind == "fair":
-        fair = await _searched(solvers.fair_hint(game, caller.player), lang)
+        fair = await _searched(solvers.fair_hint(game, caller.player, address), lang)
         await _hinted(caller, game_id, kind)
         return _fair_hint_out(game, fair, lang)
-    winnable, action = await _searched(solvers.hint(game, caller.player), lang)
+    winnable, action = await _searched(solvers.hint(game, caller.player, address), lang)
     await _hinted(caller, game_id, kind)
     return _hint_out(game, winnable, action, lang)
 
@@ -565,7 +565,8 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
         raise ApiError(403, policy, _(f"error.{policy}"))
     if not (game.is_over or game.is_stuck):
         raise ApiError(409, "not_over", _("error.not_over"))
-    found = await _searched(caller.backend.solvers.review(game, caller.player), lang)
+    address = solving.address_of(caller.scope)
+    found = await _searched(caller.backend.solvers.review(game, caller.player, address), lang)
     if not game.is_over and game.can_undo:
         # stuck, and an undo can still save it: where it was lost and a winning line from there
         # are the best hint there is, and the game's win is counted as one with a perfect hint

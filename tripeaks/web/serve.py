@@ -314,7 +314,11 @@ def _serve_shared(
         app.state.backend.solvers.close()
         os.environ[DB_VARIABLE], os.environ[HOSTS_VARIABLE] = url, ",".join(hosts)
         os.environ[HOSTING_VARIABLE] = settings.to_json()
-        os.environ[wire.WORKER_LIMITS_VARIABLE] = f"{args.read_timeout},{args.max_connections}"
+        share = _address_share(args)
+        os.environ[wire.WORKER_LIMITS_VARIABLE] = (
+            f"{args.read_timeout},{args.max_connections},{'' if share is None else share}"
+        )
+        _warn_of_an_undeclared_proxy(args)
         _say("serve.started", on_stdout=True, url=_url(host, port), db=redacted(url))
         uvicorn.run(
             "tripeaks.web.app:from_environment",
@@ -344,8 +348,26 @@ def _guarded(args: argparse.Namespace) -> Any:
     from tripeaks.web import wire
 
     return wire.GuardedHttp.limited(
-        read_timeout=args.read_timeout, max_connections=args.max_connections
+        read_timeout=args.read_timeout,
+        max_connections=args.max_connections,
+        address_share=_address_share(args),
     )
+
+
+def _address_share(args: argparse.Namespace) -> int | None:
+    """Open connections one client may hold: a share of the cap when hosted (wire.py), none for
+    the local app's one player."""
+    from tripeaks.web import wire
+
+    return wire.address_share(args.max_connections) if is_hosted(args) else None
+
+
+def _warn_of_an_undeclared_proxy(args: argparse.Namespace) -> None:
+    """Off loopback without ``--behind-proxy``, one line says what a proxy in front would cost:
+    its connections all come from one address, so every player would share one client's share
+    of the connections (wire.client_key counts loopback when hosted)."""
+    if is_hosted(args) and not args.behind_proxy:
+        _say("serve.no_proxy_declared", share=_address_share(args))
 
 
 def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
@@ -371,6 +393,7 @@ def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object
         )
     )
     url = _url(host, port)
+    _warn_of_an_undeclared_proxy(args)
     _say("serve.started", on_stdout=True, url=url, db=db)
     if not args.no_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()

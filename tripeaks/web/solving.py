@@ -8,8 +8,14 @@ the moment a game nears its end; no reply waits for it, and ``result`` is null u
 
 The worker's queue is bounded and a hint never waits for room in it (docs/api.md, hints): a hint
 identical to one being searched shares that search, a player has at most one search of their own
-under way, and when SOLVER_QUEUE searches are waiting the next hint is refused at once. Fair hints,
-reviews of finished games and deals of a difficulty (issue 16, explain.py) go the same way.
+under way, one client address (an IPv6 /56) at most ADDRESS_SHARE, and when SOLVER_QUEUE searches
+are waiting the next hint is refused at once. Fair hints, reviews of finished games and deals of a
+difficulty (issue 16, explain.py) go the same way. A fair answer is kept by what the player sees,
+so the same position asked again costs no search.
+
+Everything kept is bounded (:class:`Kept`, the least recently used dropped first): verdicts by
+code and fair answers by position are asked for by anyone, cookie or not, and a cache that never
+forgot would grow with every code a script sends (issue 35).
 
 All of it belongs to one :class:`Solvers`, which the app makes with itself and closes when it
 stops: two apps in one process (the tests make many) have their own worker and verdicts.
@@ -21,10 +27,12 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Literal, TypeVar
+from ipaddress import ip_network
+from typing import Any, Generic, Literal, TypeVar
 
 from tripeaks import explain, solver, stats
 from tripeaks.codes import GameCode
@@ -32,11 +40,18 @@ from tripeaks.game import Action, Game
 from tripeaks.variant import Scoring, Variant
 from tripeaks.web import solver_worker
 from tripeaks.web.models import ResultOut
+from tripeaks.web.ratelimit import network
 
 SOLVER_QUEUE = 32
 """Searches sent to the worker and not answered yet. A prepared hint costs well under a
 millisecond and a deal's first one or a verdict a few, so a full queue is gone in tens of
 milliseconds: a hint that finds it full is told to come back (503 ``busy``) instead of waiting."""
+ADDRESS_SHARE = SOLVER_QUEUE // 8
+"""Searches one client may have queued at once: an IPv4 address, or an IPv6 /56 (one customer's
+prefix, however many /64s it spreads over). Another player's hint then waits behind at most four
+of its searches (a fair one takes up to a few hundred milliseconds on a busy machine), and seven
+such clients still leave room. A school behind one address has far fewer hints under way at once:
+each is answered in milliseconds to a few hundred, and a refused one is asked again a second on."""
 VERDICTS_QUEUED = 8
 """Verdicts among those; beyond this a finished game simply gets its result at a later read."""
 HINT_TIMEOUT = 20.0
@@ -51,7 +66,18 @@ FAIR_SEED = 0
 GRADE_TRIES = 200
 """Random deals a new game of a difficulty tries before it gives up (503)."""
 
+VERDICTS_KEPT = 4096
+"""Deals whose verdict a web process keeps, the least recently read dropped first: 2.3 MB
+measured (a verdict and its code take some 580 bytes). A dropped verdict is found again
+(milliseconds, in the worker) when a game of that deal nears its end."""
+FAIR_KEPT = 4096
+"""Fair answers kept by what the player sees, the least recently read dropped first: about 1 MB
+(a position's key takes some 150 bytes, its answer about 80). A player who asks again, or
+another who stands where they stood, is answered without a search."""
+
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 Verdict = solver_worker.Graded
 HintKey = Hashable
 """What a search answers: equal keys have equal answers, and share one search. A perfect hint's
@@ -60,11 +86,52 @@ scoring and 0 under ours); a fair hint's ("fair", explain.visible_key); a review
 code, log, left)."""
 
 
+class Kept(Generic[K, V]):
+    """At most ``size`` answers, the least recently read dropped first (not thread-safe: the
+    caller holds its lock). functools.lru_cache wraps a function that computes its own answer;
+    these answers arrive later, from the worker, so they are put in by hand."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: K) -> V | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: V) -> None:
+        self._kept[key] = value
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+
+def share_of(address: str | None) -> str | None:
+    """Whose share of the queue (ADDRESS_SHARE) a search takes: the client's IPv4 address, or the
+    /56 of its IPv6 one. None, not limited, for loopback or no address (ratelimit.network)."""
+    key = network(address)
+    if key is None or not key.endswith("/64"):
+        return key
+    return str(ip_network(key).supernet(new_prefix=56))
+
+
+def address_of(scope: Any) -> str | None:
+    """The client address of a request's ASGI scope (the proxy's X-Forwarded-For one when it
+    is declared with ``--behind-proxy``)."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
 class HintRefused(Exception):
     """No search was started for this hint, and the caller should ask again a little later.
 
     ``hint_pending`` (429): the same player's previous hint is still being searched; ``busy``
-    (503): the worker has SOLVER_QUEUE searches waiting.
+    (503): the worker has SOLVER_QUEUE searches waiting, or ADDRESS_SHARE of the caller's address.
     """
 
     def __init__(self, reason: Literal["hint_pending", "busy"]) -> None:
@@ -88,7 +155,10 @@ class Solvers:
         self._lock = threading.RLock()
         """Reentrant: a future that is already done runs its callback at once, under the lock."""
         self._pool: ProcessPoolExecutor | None = None
-        self._results: dict[str, ResultOut] = {}
+        self._results: Kept[str, ResultOut] = Kept(VERDICTS_KEPT)
+        """Verdicts found, by code."""
+        self._fair: Kept[HintKey, solver_worker.Fair] = Kept(FAIR_KEPT)
+        """Fair answers found, by what the player sees (the fair hint's search key)."""
         self._pending: dict[str, Future[Verdict]] = {}
         """Verdict searches under way, by code."""
         self._hints: dict[HintKey, Future[Any]] = {}
@@ -96,6 +166,8 @@ class Solvers:
         (reviews and deals of a grade too)."""
         self._asking: dict[str | None, Future[Any]] = {}
         """The hint search each player started and that is not answered yet."""
+        self._shares: Counter[str] = Counter()
+        """Searches under way by whose share they take (share_of)."""
         self._waiting = 0
         self._closed = False
 
@@ -145,14 +217,14 @@ class Solvers:
         return stats.Verdict(known.winnable, known.best_score, known.grade)
 
     async def hint(
-        self, game: Game, player: str | None = None
+        self, game: Game, player: str | None = None, address: str | None = None
     ) -> tuple[bool, Action | None] | None:
         """(winnable from here, the hint's move) for ``player``'s game: under our scoring the first
         move of a best win (None once it cannot be won), under the traditional one the first move
         of a line to the best score still possible, won or not (solver_worker.Deal).
 
-        Raises :class:`HintRefused` at once when this would be a second search of the player's or
-        the queue is full. None when there is no answer this time: not within HINT_TIMEOUT, or the
+        Raises :class:`HintRefused` at once when this would be a second search of the player's, the
+        client ``address`` has its share of the queue or the queue is full. None when there is no answer this time: not within HINT_TIMEOUT, or the
         worker died (the next hint gets a new one). The game itself is never touched: the worker
         is sent the position.
         """
@@ -161,31 +233,51 @@ class Solvers:
         top = game.top  # None: an empty discard
         streak = game.streak if game.variant.scoring is Scoring.TRADITIONAL else 0
         key = (str(game.code), game.present, game.drawn, game.top_rank, streak)
-        answer = await self._ask(key, player, solver_worker.hint, *key[:3], top, streak)
+        answer = await self._ask(key, player, address, solver_worker.hint, *key[:3], top, streak)
         if answer is None:
             return None
         winnable, text = answer
         return winnable, None if text is None else Action.parse(text)
 
-    async def fair_hint(self, game: Game, player: str | None = None) -> solver_worker.Fair | None:
+    async def fair_hint(
+        self, game: Game, player: str | None = None, address: str | None = None
+    ) -> solver_worker.Fair | None:
         """The fair hint of ``player``'s game (explain.fair_hint over FAIR_SAMPLES deals, seed
-        FAIR_SEED), with the limits of :meth:`hint`. Two games that look the same share a search:
-        the key is what the player sees, and the answer depends on nothing else."""
+        FAIR_SEED), with the limits of :meth:`hint`. Two games that look the same share a search,
+        and once it is found its answer is kept (FAIR_KEPT): the key is what the player sees, and
+        the answer depends on nothing else."""
         if game.code is None:
             return None
         key = ("fair", explain.visible_key(game))
+        with self._lock:
+            self._check_open()
+            known = self._fair.get(key)
+        if known is not None:
+            return known
         log = [str(action) for action in game.actions]
         return await self._ask(
-            key, player, solver_worker.fair_hint, str(game.code), log, FAIR_SAMPLES, FAIR_SEED
+            key,
+            player,
+            address,
+            solver_worker.fair_hint,
+            str(game.code),
+            log,
+            FAIR_SAMPLES,
+            FAIR_SEED,
+            keep=self._fair,
         )
 
-    async def review(self, game: Game, player: str | None = None) -> solver_worker.Review | None:
+    async def review(
+        self, game: Game, player: str | None = None, address: str | None = None
+    ) -> solver_worker.Review | None:
         """The review of ``player``'s finished game (solver_worker.review), limited as hints are."""
         if game.code is None:
             return None
         log = [str(action) for action in game.actions]
         key = ("review", str(game.code), tuple(log), game.left)
-        return await self._ask(key, player, solver_worker.review, str(game.code), log, game.left)
+        return await self._ask(
+            key, player, address, solver_worker.review, str(game.code), log, game.left
+        )
 
     async def graded_code(self, variant: Variant, grade: str) -> GameCode | None:
         """A random deal of the variant with the grade, None if GRADE_TRIES deals had none.
@@ -194,7 +286,7 @@ class Solvers:
         Raises :class:`HintRefused` ("busy") when the queue is full."""
         key = ("graded", object())  # never shared: each new game gets its own deal
         found = await self._ask(
-            key, None, solver_worker.graded_code, variant.key, grade, GRADE_TRIES, alone=False
+            key, None, None, solver_worker.graded_code, variant.key, grade, GRADE_TRIES, alone=False
         )
         return None if found is None else GameCode.parse(found)
 
@@ -202,13 +294,17 @@ class Solvers:
         self,
         key: HintKey,
         player: str | None,
+        address: str | None,
         search: Callable[..., T],
         *args: Any,
         alone: bool = True,
+        keep: Kept[HintKey, T] | None = None,
     ) -> T | None:
         """A search in the worker, shared by identical requests (``key``). With ``alone``, a
-        player has at most one of their own under way (HintRefused "hint_pending"); a full queue
-        refuses it at once (HintRefused "busy"). None when there is no answer this time."""
+        player has at most one of their own under way (HintRefused "hint_pending"); a client
+        ``address`` with ADDRESS_SHARE under way, or a full queue, refuses it at once (HintRefused
+        "busy"). Its answer goes into ``keep`` when found. None when there is no answer this time."""
+        share = share_of(address)
         with self._lock:
             self._check_open()
             future = self._hints.get(key)
@@ -217,6 +313,8 @@ class Solvers:
                     raise HintRefused("hint_pending")
                 if self.queued >= SOLVER_QUEUE:
                     raise HintRefused("busy")
+                if share is not None and self._shares[share] >= ADDRESS_SHARE:
+                    raise HintRefused("busy")
                 future = self._submit(search, *args)
                 if future is None:
                     return None
@@ -224,7 +322,11 @@ class Solvers:
                 asker = player if alone else None
                 if alone:
                     self._asking[player] = future
-                future.add_done_callback(lambda done: self._hint_done(key, asker, done, alone))
+                if share is not None:
+                    self._shares[share] += 1
+                future.add_done_callback(
+                    lambda done: self._hint_done(key, asker, done, alone, share, keep)
+                )
             self._waiting += 1
         try:
             # shielded: a waiter that gives up must not cancel a search others share
@@ -312,13 +414,28 @@ class Solvers:
         return None
 
     def _hint_done(
-        self, key: HintKey, player: str | None, future: Future[Any], alone: bool = True
+        self,
+        key: HintKey,
+        player: str | None,
+        future: Future[Any],
+        alone: bool = True,
+        share: str | None = None,
+        keep: Kept[HintKey, Any] | None = None,
     ) -> None:
         with self._lock:
             if self._hints.get(key) is future:
                 del self._hints[key]
             if alone and self._asking.get(player) is future:
                 del self._asking[player]
+            if share is not None:
+                self._shares[share] -= 1
+                if self._shares[share] <= 0:
+                    del self._shares[share]
+            found = (
+                None if future.cancelled() or future.exception() is not None else future.result()
+            )
+            if keep is not None and found is not None:
+                keep.put(key, found)
 
     def _settle(self, key: str, future: Future[Verdict]) -> None:
         with self._lock:
@@ -326,4 +443,4 @@ class Solvers:
             if future.cancelled() or future.exception() is not None:
                 return
             winnable, best, grade = future.result()
-            self._results[key] = ResultOut(winnable=winnable, best_score=best, grade=grade)  # type: ignore[arg-type]
+            self._results.put(key, ResultOut(winnable=winnable, best_score=best, grade=grade))  # type: ignore[arg-type]

@@ -10,7 +10,12 @@ nothing on the route path but one timer per request):
 - a request not fully received READ_TIMEOUT seconds after its first byte: the connection closed;
 - a new connection that sends nothing: closed after uvicorn's keep-alive timeout, as an idle one;
 - beyond ``max_connections`` open connections, a new one is closed at once (its file descriptor is
-  given back right away, not after a timeout).
+  given back right away, not after a timeout);
+- when hosted, beyond ``address_share`` open connections from one client (an IPv4 address or an
+  IPv6 /64, ratelimit.network; loopback too, by its own address), a new one of that client's is
+  closed at once: one client holding connections open leaves the rest of the cap to everyone else.
+  Connections from the declared reverse proxy (``--behind-proxy``) are many players' and are not
+  counted per address (the proxy limits its clients).
 
 docs/deploy.md, "Slow and oversized requests", says why these numbers.
 """
@@ -19,6 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import weakref
+from collections import Counter
+from functools import lru_cache
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import Any
 
 from uvicorn.config import Config
@@ -26,6 +35,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, translator
+from tripeaks.web.ratelimit import network
 
 MAX_HEAD = 16 * 1024
 """Bytes of request line and headers; the page's requests carry well under 1 KB (one cookie).
@@ -36,14 +46,63 @@ A phone on a poor line sends a 1 KB request in well under a second; nginx's own 
 timeout is 60 s, but nginx holds a slow client for us when it is in front."""
 MAX_CONNECTIONS = 1000
 """Open connections per worker; a browser keeps about six to one server."""
+ADDRESS_SHARE = 0.1
+"""The fraction of ``max_connections`` one client may hold when hosted: 100 of 1000, some sixteen
+browsers' worth behind one address (a household, a classroom behind one NAT), while ten such
+clients are needed to fill the cap."""
+
+
+def address_share(max_connections: int) -> int:
+    """Open connections one client may hold under this cap (ADDRESS_SHARE of it, at least one)."""
+    return max(1, int(max_connections * ADDRESS_SHARE))
+
+
+_held: weakref.WeakKeyDictionary[ServerState, Counter[str]] = weakref.WeakKeyDictionary()
+"""Open connections by client, per server (uvicorn's ServerState is one per server, shared by
+every connection's protocol as its ``connections`` set is)."""
+
+
+@lru_cache(maxsize=8)
+def _proxies(allowed: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
+    """uvicorn's ``forwarded_allow_ips`` as networks; None for ``*`` (every peer is the proxy)."""
+    found: list[IPv4Network | IPv6Network] = []
+    for text in allowed.replace(",", " ").split():
+        if text == "*":
+            return None
+        try:
+            found.append(ip_network(text, strict=False))
+        except ValueError:  # a Unix socket's name: never a TCP peer's
+            continue
+    return tuple(found)
+
+
+def client_key(address: str | None, config: Config) -> str | None:
+    """Whose share a connection from ``address`` takes: ratelimit.network's client (IPv4 address,
+    IPv6 /64), and a loopback address as itself (a hosted server counts it: a script on the
+    machine is a client too). None, not counted, for the declared proxy's connections."""
+    if address is None:
+        return None
+    if config.proxy_headers:
+        allowed = config.forwarded_allow_ips
+        proxies = _proxies(allowed if isinstance(allowed, str) else ",".join(allowed))
+        try:
+            peer = ip_address(address)
+        except ValueError:
+            return None
+        if proxies is None or any(peer in proxy for proxy in proxies):
+            return None
+    return network(address) or address
 
 
 class GuardedHttp(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a capped head, a read deadline and a connection cap."""
+    """uvicorn's httptools protocol with a capped head, a read deadline and a connection cap
+    (with a share of it per client when ``address_share`` is set)."""
 
     max_head = MAX_HEAD
     read_timeout = READ_TIMEOUT
     max_connections = MAX_CONNECTIONS
+    address_share: int | None = None
+    """Open connections one client may hold; None (the local app) counts none per client."""
 
     def __init__(
         self,
@@ -57,6 +116,8 @@ class GuardedHttp(HttpToolsProtocol):
         """Bytes received since the current request began, while its head is incomplete."""
         self._in_head = True
         self._deadline: asyncio.TimerHandle | None = None
+        self._client: str | None = None
+        """Whose share this connection holds (client_key), once counted."""
 
     @classmethod
     def limited(
@@ -64,6 +125,7 @@ class GuardedHttp(HttpToolsProtocol):
         max_head: int = MAX_HEAD,
         read_timeout: float = READ_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
+        address_share: int | None = None,
     ) -> type[GuardedHttp]:
         """A subclass with other limits, for uvicorn's ``http=`` (which takes a class)."""
         return type(
@@ -73,12 +135,13 @@ class GuardedHttp(HttpToolsProtocol):
                 "max_head": max_head,
                 "read_timeout": read_timeout,
                 "max_connections": max_connections,
+                "address_share": address_share,
             },
         )
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
+        if len(self.connections) > self.max_connections or not self._take_share(transport):
             transport.abort()  # connection_lost follows and forgets it
             return
         # Idle from the start: uvicorn arms this only after a first response.
@@ -88,7 +151,28 @@ class GuardedHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_deadline()
+        if self._client is not None:
+            held = _held[self.server_state]
+            held[self._client] -= 1
+            if held[self._client] <= 0:
+                del held[self._client]
+            self._client = None
         super().connection_lost(exc)
+
+    def _take_share(self, transport: asyncio.Transport) -> bool:
+        """Count the connection in its client's share; False when that share is full."""
+        if self.address_share is None:
+            return True
+        peer = transport.get_extra_info("peername")
+        key = client_key(str(peer[0]) if peer else None, self.config)
+        if key is None:
+            return True
+        held = _held.setdefault(self.server_state, Counter())
+        if held[key] >= self.address_share:
+            return False
+        held[key] += 1
+        self._client = key
+        return True
 
     def data_received(self, data: bytes) -> None:
         if self._in_head:
@@ -131,13 +215,21 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 WORKER_LIMITS_VARIABLE = "TRIPEAKS_SERVED_WIRE"
-"""How ``serve --workers`` hands its read timeout and connection cap to the worker processes."""
+"""How ``serve --workers`` hands its read timeout, connection cap and per-client share (empty:
+none) to the worker processes."""
 
 
-def _worker_limits() -> tuple[float, int]:
-    text = os.environ.get(WORKER_LIMITS_VARIABLE, "")
-    timeout, _, connections = text.partition(",")
-    return float(timeout or READ_TIMEOUT), int(connections or MAX_CONNECTIONS)
+def _worker_limits() -> tuple[float, int, int | None]:
+    timeout, connections, share, *_ = [
+        *os.environ.get(WORKER_LIMITS_VARIABLE, "").split(","),
+        "",
+        "",
+    ]
+    return (
+        float(timeout or READ_TIMEOUT),
+        int(connections or MAX_CONNECTIONS),
+        int(share) if share else None,
+    )
 
 
 class WorkerHttp(GuardedHttp):
@@ -145,7 +237,7 @@ class WorkerHttp(GuardedHttp):
     environment before starting it: uvicorn names the class by its import path (it pickles its
     settings for the workers, and a class made at run time cannot be pickled)."""
 
-    read_timeout, max_connections = _worker_limits()
+    read_timeout, max_connections, address_share = _worker_limits()
 
 
 def _head_too_large() -> bytes:
