@@ -260,7 +260,7 @@ def _month(text: str | None, lang: str, today: date) -> tuple[date, date]:
         first = date(year, month, 1)
     except ValueError:
         raise ApiError(422, "daily_day", translator(lang)("error.daily_day")) from None
-    if first > today or len(text) != 7:
+    if first > today or first == date.min or len(text) != 7:  # the calendar counts down past it
         raise ApiError(422, "daily_day", translator(lang)("error.daily_day"))
     last = first.replace(day=calendar.monthrange(year, month)[1])
     return first, min(last, today)
