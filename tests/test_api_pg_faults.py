@@ -3,12 +3,18 @@ that restarts under a running server."""
 
 from __future__ import annotations
 
+import subprocess
+import tempfile
 import threading
+from collections.abc import Iterator
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
+from test_api_support import BASE_URL, CLUSTER, WIN_CODE, new_game
 
 from tripeaks.store_pg import PgStore
+from tripeaks.web.app import create_app
 from tripeaks.web.ratelimit import Limiter, rates
 from tripeaks.web.ratelimit_pg import PgCounts
 
@@ -57,3 +63,65 @@ def test_workers_limiting_at_once_on_a_new_database_all_answer(postgres: str) ->
     finally:
         for store in stores:
             store.close()
+
+
+@pytest.fixture
+def cluster() -> Iterator[tuple[str, str]]:
+    """A PostgreSQL cluster of this test's own (the shared one must not stop): folder and URL."""
+    folder = tempfile.mkdtemp(prefix="tripeaks-pg-restart-")  # the postgres user must reach it
+    started = subprocess.run(
+        ["sh", str(CLUSTER), "start", folder], capture_output=True, text=True, timeout=120
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        yield folder, started.stdout.strip()
+    finally:
+        subprocess.run(["sh", str(CLUSTER), "stop", folder], capture_output=True, timeout=120)
+
+
+def pg_ctl(command: str, folder: str) -> None:
+    subprocess.run(["sh", str(CLUSTER), command, folder], check=True, timeout=120)
+
+
+def draw(client: TestClient, game_id: str) -> int:
+    version = client.get(f"/api/games/{game_id}").json()["version"]
+    reply = client.post(f"/api/games/{game_id}/draw", json={"version": version})
+    return reply.status_code
+
+
+@pytest.mark.slow
+def test_the_first_requests_after_a_database_restart_are_answered(
+    cluster: tuple[str, str],
+) -> None:
+    """Regression: after PostgreSQL restarted, the pool handed out its dead connections one
+    request at a time, each a 503 (finding 6)."""
+    folder, url = cluster
+    with TestClient(create_app(url), base_url=BASE_URL) as client:
+        game_id = new_game(client, WIN_CODE)["id"]
+        assert draw(client, game_id) == 200
+        pg_ctl("halt", folder)
+        pg_ctl("resume", folder)  # back at once: every pooled connection is dead
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+        assert client.get("/readyz").status_code == 200
+        assert client.get("/api/stats").status_code == 200
+        assert draw(client, game_id) == 200
+
+
+@pytest.mark.slow
+def test_a_database_away_for_a_while_is_503_and_answered_once_back(
+    cluster: tuple[str, str],
+) -> None:
+    """Regression: while the database was away, psycopg_pool's reconnection backoff grew (1, 2,
+    4, 8 s), and for as long after it was back the pool opened nothing: 503s for 8-10 s."""
+    folder, url = cluster
+    with TestClient(create_app(url), base_url=BASE_URL) as client:
+        game_id = new_game(client, WIN_CODE)["id"]
+        pg_ctl("halt", folder)
+        for _ in range(3):  # each waits for a connection the pool cannot open, then is refused
+            away = client.get(f"/api/games/{game_id}")
+            assert away.status_code == 503
+            assert away.json()["error"]["reason"] == "unavailable"
+            assert client.get("/readyz").status_code == 503
+        pg_ctl("resume", folder)
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+        assert draw(client, game_id) == 200
