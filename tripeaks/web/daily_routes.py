@@ -179,7 +179,7 @@ def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[An
     return top, players, mine, over, rank, name, played
 
 
-@router.get("/api/daily/board", response_model=BoardOut, responses=_DAY_ERRORS)
+@router.get("/api/daily/board", response_model=BoardOut, responses={**_DAY_ERRORS, **_LIMITED})
 async def board(
     request: Request,
     day: Annotated[str | None, Query(max_length=10)] = None,
@@ -188,6 +188,7 @@ async def board(
     """A day's top 50, the player's own standing, the deal's best score and, once public or the
     player's attempt is over, its code."""
     caller = _caller(request)
+    await caller.refuse_if_limited("boards")
     backend = caller.backend
     asked = _day(day, lang)
     deal = await _deal(caller, asked)
@@ -319,10 +320,15 @@ async def read_name(request: Request, lang: LangQuery = "en") -> NameOut:
     return NameOut(name=nickname.shown(caller.player, chosen, lang), chosen=chosen is not None)
 
 
-@router.put("/api/player/name", response_model=NameOut, responses={**_ERRORS, **_WRITE_ERRORS})
+@router.put(
+    "/api/player/name",
+    response_model=NameOut,
+    responses={**_ERRORS, **_WRITE_ERRORS, **_LIMITED},
+)
 async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Response:
     """The player's nickname on every board: 1-20 letters, digits and single spaces."""
     caller = _caller(request)
+    await caller.refuse_if_limited("names")
     try:
         name = nickname.clean(body.name)
     except nickname.BadName as bad:

@@ -40,6 +40,7 @@ ENVIRONMENT: dict[str, str] = {
     "access_log": "TRIPEAKS_ACCESS_LOG",
     "metrics": "TRIPEAKS_METRICS",
     "metrics_allow": "TRIPEAKS_METRICS_ALLOW",
+    "metrics_token": "TRIPEAKS_METRICS_TOKEN",
 }
 """The environment variable of each option; a command-line option wins over its variable. A list
 (allowed hosts, limits, networks) is separated by commas or spaces; a switch is 1/true/yes/on."""
@@ -170,6 +171,13 @@ def add_command(subparsers: Any) -> None:
         metavar="NETWORK",
         help="client networks that may read /metrics (loopback and private ones)",
     )
+    hosted.add_argument(
+        "--metrics-token",
+        default=None,
+        metavar="TEXT",
+        help="the bearer token a scrape of /metrics must carry, 16 characters or more (without"
+        " it /metrics is closed)",
+    )
     cmd.add_argument(
         "--daily-secret",
         default=None,
@@ -211,14 +219,21 @@ def is_hosted(args: argparse.Namespace) -> bool:
 
 def hosting(args: argparse.Namespace) -> Hosting:
     """The app's hosted settings from the options; ValueError says which one is wrong."""
-    from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
+    from tripeaks.web.hosting import PRIVATE_NETWORKS, TOKEN_LENGTH, Hosting
     from tripeaks.web.ratelimit import rates
 
     hosted = is_hosted(args)
     allow = tuple(args.metrics_allow) or PRIVATE_NETWORKS
     for network in allow:
         ip_network(network, strict=False)  # ValueError names it
+    token: str | None = args.metrics_token
+    if token is not None and (
+        len(token) < TOKEN_LENGTH or not token.isascii() or not token.isprintable() or " " in token
+    ):
+        raise ValueError(f"a metrics token is {TOKEN_LENGTH} or more ASCII characters, no spaces")
     return Hosting(
+        hosted=hosted,
+        metrics_token=token,
         metrics=args.metrics == "on" if args.metrics else hosted,
         metrics_allow=allow,
         access_log=args.access_log == "json" if args.access_log else hosted,
