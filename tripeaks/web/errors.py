@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
@@ -112,12 +113,24 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     if exc.status_code == 404:
         return error_response(404, "not_found", _("error.not_found"))
     if exc.status_code == 405:
-        return error_response(405, "method_not_allowed", _("error.method_not_allowed"))
+        response = error_response(405, "method_not_allowed", _("error.method_not_allowed"))
+        response.headers["Allow"] = ", ".join(_allowed(request))
+        return response
     if exc.status_code == 413:
         return error_response(413, "body_too_large", _("error.body_too_large"))
     if exc.status_code < 500:  # a body that is not even text: as bad as invalid JSON
         return error_response(422, "bad_request", _("error.bad_request", field="body"))
     return error_response(exc.status_code, "server_error", _("error.server"))
+
+
+def _allowed(request: Request) -> list[str]:
+    """Every method some route takes at this path, for the Allow header HTTP requires of a 405:
+    Starlette names only the first route's, and GET and DELETE /api/stats are two routes."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 async def _on_unavailable(request: Request, exc: Exception) -> JSONResponse:
