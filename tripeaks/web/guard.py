@@ -40,7 +40,8 @@ _TRUSTED = "tripeaks.trusted_host"
 """Scope key set once the Host header passed the check."""
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 """Answered whatever the Host: a load balancer's probe and Prometheus ask by address. They change
-nothing and show no player's data (health.py); ``/metrics`` checks the client's network itself."""
+nothing and show no player's data (health.py); ``/metrics`` checks the operator's token and the
+client's network itself."""
 
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (

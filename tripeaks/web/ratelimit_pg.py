@@ -4,7 +4,7 @@ A hosted server on PostgreSQL answers one player through whichever worker the lo
 counted in each process's memory, a limit would be N times as loose with N workers, and reset by every
 restart of one. So each hit is a row (the limit's name, the player or address, the database's clock)
 in one table that all of them see, and a request's every window is checked, and hit if all have room,
-in one statement: one round trip per limited request (new games, winnable deals, hints; never an
+in one statement: one round trip per limited request (ratelimit.DEFAULT_RATES's kinds; never an
 action). The database's clock is the one clock, whatever the machines' say.
 
 The table (UNLOGGED: its rows are worth nothing after a crash) is made by migration 0006limits,
