@@ -124,3 +124,21 @@ def test_each_kind_of_unexpected_error_gets_its_own_traceback(
     client.get("/api/stats")
     messages = [r.getMessage() for r in caplog.records if r.name == errors.log.name]
     assert len(messages) == 3, messages
+
+
+def test_an_error_before_any_route_is_one_kind_whatever_the_path_and_method(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A client varies the path and the method at will: neither may make a kind of its own."""
+    monkeypatch.setattr(errors, "UNEXPECTED", errors.Unexpected())
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug before routing")
+
+    monkeypatch.setattr(errors, "replayed", broken)  # the body limit's, before any route
+    caplog.set_level(logging.ERROR, logger=errors.log.name)
+    for n in range(4):
+        reply = client.request("GET" if n % 2 else "BREW", f"/no/such/path/{n}")
+        assert reply.status_code == 500
+    messages = [r.getMessage() for r in caplog.records if r.name == errors.log.name]
+    assert len(messages) == 2, messages  # GET and any other method: two kinds, not four paths

@@ -29,6 +29,8 @@ UNEXPECTED_EVERY = 60.0
 that finds a way to fail a route fails it thousands of times a second, and one traceback says
 everything the next thousand would (docs/decisions.md, "Unexpected errors in the log")."""
 
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
 log = logging.getLogger(__name__)
 
 
@@ -155,8 +157,10 @@ class Unexpected:
 
     def note(self, scope: Scope, error: BaseException) -> None:
         """Log ``error``, or count it when its kind was logged less than ``every`` ago."""
-        route = getattr(scope.get("route"), "path_format", None) or scope.get("path", "")
-        kind = (type(error).__qualname__, f"{scope.get('method', '')} {route}")
+        route = getattr(scope.get("route"), "path_format", None) or "(no route)"
+        method = scope.get("method", "")
+        method = method if method in _METHODS else "(other)"  # never the client's own words:
+        kind = (type(error).__qualname__, f"{method} {route}")  # a client varies those at will
         now = self.clock()
         last, unlogged = self._kinds.get(kind, (None, 0))
         if last is not None and now - last < self.every:
