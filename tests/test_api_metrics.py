@@ -17,20 +17,25 @@ from tripeaks.web.ratelimit import rates
 
 OPERATOR = ("10.0.0.7", 9090)
 """Prometheus on the private network."""
+TOKEN = "scrape-me-0123456789"
+SCRAPE = {"Authorization": f"Bearer {TOKEN}"}
+"""Prometheus's header: the operator's token."""
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[object]:
     yield create_app(
         tmp_path / "games.db",
-        hosting=Hosting(metrics=True, rates=rates(["hints_per_player=1/minute"])),
+        hosting=Hosting(
+            metrics=True, metrics_token=TOKEN, rates=rates(["hints_per_player=1/minute"])
+        ),
     )
 
 
 def scrape(app: object) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Every sample of /metrics by name and labels."""
     prometheus = TestClient(app, base_url=BASE_URL, client=OPERATOR)  # type: ignore[arg-type]
-    reply = prometheus.get("/metrics")
+    reply = prometheus.get("/metrics", headers=SCRAPE)
     assert reply.status_code == 200
     assert reply.headers["content-type"].startswith("text/plain")
     return {
@@ -93,7 +98,7 @@ def test_a_retried_action_is_counted_once(app: object) -> None:
 
 def test_metrics_are_for_the_operators_network_only(app: object) -> None:
     with TestClient(app, base_url=BASE_URL, client=("203.0.113.5", 5000)) as stranger:  # type: ignore[arg-type]
-        reply = stranger.get("/metrics?lang=fi")
+        reply = stranger.get("/metrics?lang=fi", headers=SCRAPE)
     assert reply.status_code == 403
     assert reply.json()["error"] == {
         "reason": "metrics_forbidden",
@@ -104,8 +109,8 @@ def test_metrics_are_for_the_operators_network_only(app: object) -> None:
 
 def test_two_apps_count_apart(tmp_path: Path) -> None:
     """Each app has its own registry: the tests (and nothing else) make several in one process."""
-    first = create_app(tmp_path / "a.db", hosting=Hosting(metrics=True))
-    second = create_app(tmp_path / "b.db", hosting=Hosting(metrics=True))
+    first = create_app(tmp_path / "a.db", hosting=Hosting(metrics=True, metrics_token=TOKEN))
+    second = create_app(tmp_path / "b.db", hosting=Hosting(metrics=True, metrics_token=TOKEN))
     with TestClient(first, base_url=BASE_URL) as client:
         new_game(client)
     assert scrape(first)[("tripeaks_games_started_total", (("rules", "easy"),))] == 1

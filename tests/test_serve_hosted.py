@@ -17,6 +17,8 @@ from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
 from tripeaks.web.ratelimit import DEFAULT_RATES
 
 COOKIE = "tripeaks_player"
+TOKEN = "scrape-me-0123456789"
+"""The operator's metrics token in these tests."""
 
 
 def parsed(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> argparse.Namespace:
@@ -45,6 +47,7 @@ def test_every_option_can_come_from_the_environment(
         "TRIPEAKS_METRICS": "on",
         "TRIPEAKS_METRICS_ALLOW": "10.9.0.0/16",
         "TRIPEAKS_RANKED_PER_ADDRESS": "12",
+        "TRIPEAKS_METRICS_TOKEN": "scrape-me-0123456789",
     }
     assert set(environment) == set(serve.ENVIRONMENT.values())  # every variable is tested
     for name, value in environment.items():
@@ -62,6 +65,7 @@ def test_every_option_can_come_from_the_environment(
     settings = serve.hosting(args)
     assert settings.metrics and not settings.access_log
     assert settings.metrics_allow == ("10.9.0.0/16",)
+    assert settings.metrics_token == "scrape-me-0123456789"
     assert settings.rates["hints_per_player"] == "5/minute"
     assert settings.rates["games_per_address"] == "none"
     assert settings.ranked_per_address == 12
@@ -88,7 +92,8 @@ def test_hosted_servers_get_metrics_logs_and_limits(
     for name in serve.ENVIRONMENT.values():
         monkeypatch.delenv(name, raising=False)
     settings = serve.hosting(parsed(monkeypatch, ["serve", *argv]))
-    assert (settings.metrics, settings.access_log) == (hosted, hosted)
+    assert (settings.metrics, settings.access_log, settings.hosted) == (hosted, hosted, hosted)
+    assert settings.metrics_token is None  # /metrics closed until the operator gives one
     assert settings.rates == (dict(DEFAULT_RATES) if hosted else {})
     assert settings.metrics_allow == PRIVATE_NETWORKS
     # each can be set either way
@@ -106,6 +111,8 @@ def test_hosted_servers_get_metrics_logs_and_limits(
         (["--limit", "hints=3/minute"], "not NAME=RATE"),
         (["--limit", "hints_per_player=lots"], "not a rate such as 30/minute: 'lots'"),
         (["--metrics-allow", "10.0.0.0/33"], "10.0.0.0/33"),
+        (["--metrics-token", "short"], "a metrics token is 16 or more ASCII characters"),
+        (["--metrics-token", "sixteen chars with spaces"], "no spaces"),
     ],
 )
 def test_a_bad_setting_stops_the_server_with_one_line(
@@ -132,6 +139,8 @@ def test_behind_a_proxy_its_forwarded_address_and_https_count(tmp_path: Path) ->
             "--behind-proxy",
             "--limit",
             "games_per_address=2/minute",
+            "--metrics-token",
+            TOKEN,
             stderr=stderr,
         ) as served,
         httpx.Client(base_url=served.url, timeout=BOUND) as proxy,
@@ -155,8 +164,10 @@ def test_behind_a_proxy_its_forwarded_address_and_https_count(tmp_path: Path) ->
         game = first.json()["id"]
         assert proxy.get(f"/api/games/{game}", cookies={COOKIE: player}).status_code == 200
         # /metrics: Prometheus on the proxy's machine, yes; a player through the proxy, no
-        assert proxy.get("/metrics").status_code == 200
-        assert proxy.get("/metrics", headers=via).status_code == 403
+        scrape = {"authorization": f"Bearer {TOKEN}"}
+        assert proxy.get("/metrics", headers=scrape).status_code == 200
+        assert proxy.get("/metrics", headers={**via, **scrape}).status_code == 403
+        assert proxy.get("/metrics").status_code == 401  # the network alone opens nothing
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     assert {tuple(line) for line in lines} == {
         ("time", "method", "path", "status", "duration_ms", "player")
@@ -231,7 +242,9 @@ def test_hosted_settings_go_to_worker_processes_unchanged() -> None:
     from tripeaks.web.ratelimit import rates
 
     settings = Hosting(
+        hosted=True,
         metrics=True,
+        metrics_token="scrape-me-0123456789",
         metrics_allow=("10.0.0.0/8",),
         access_log=True,
         rates=rates(["hints_per_player=5/minute"]),

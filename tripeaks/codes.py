@@ -95,7 +95,7 @@ class GameCode:
         """Read a code case-insensitively, ignoring surrounding spaces; legacy ``N`` is Easy.
 
         Options may follow in any order after one more hyphen; each is known and given once."""
-        cleaned = text.strip().upper()
+        cleaned = text.strip().encode(errors="replace").upper().decode()  # ASCII only: ß is no SS
         if not cleaned:
             raise InvalidCode("the game code is empty")
         match = _CODE_RE.fullmatch(cleaned)

@@ -10,10 +10,10 @@ applied to, so two workers taking actions on one game at once store one and refu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -28,6 +28,11 @@ WAIT = 2.0
 """Seconds a request waits for a connection before it is answered 503 (the database is away)."""
 CONNECT_WAIT = 5
 """Seconds to wait for the database at start (and for each new connection)."""
+RECONNECT = 1.0
+"""Seconds psycopg_pool goes on trying (with its backoff: 1 s, then 2 s, ...) to open a connection
+the database refused, before it gives up; the next request that needs one tries afresh. Its
+default of five minutes let the backoff grow to 8 s while the database was away, and the pool
+then opened nothing for as long after it was back."""
 SCHEMA_LOCK = 0x7472_6970
 """The advisory lock that makes workers starting together upgrade the schema one at a time
 (tripeaks.migrations takes it around the upgrade)."""
@@ -82,6 +87,9 @@ binds on the server by itself."""
 _EXECUTE_MOVE = {
     won: f"EXECUTE tripeaks_move_{int(won)}({', '.join('?' * 10)})" for won in (False, True)
 }
+
+
+_T = TypeVar("_T")
 
 
 @cache
@@ -206,6 +214,7 @@ class PgStore(Storage):
             open=False,
             name="tripeaks",
             configure=self._prepare,
+            reconnect_timeout=RECONNECT,
         )
         try:  # one plain connection first: if the database is not there, its error says why
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_WAIT) as db:
@@ -230,20 +239,55 @@ class PgStore(Storage):
             connection.execute(statement)
 
     @contextmanager
+    def _borrowed(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection; if it turns out dead, every idle one is dropped with it.
+
+        A connection dies with its server: after PostgreSQL restarts, every connection the pool
+        holds is dead, and each would fail one request in turn (psycopg_pool's own ``check`` on
+        taking one pauses a second between two dead ones). Drained, the pool opens new ones at once.
+        """
+        with self._pool.connection() as connection:
+            try:
+                yield connection
+            except psycopg.OperationalError:
+                if connection.broken:
+                    self._pool.drain()
+                raise
+
+    def _once_more(self, work: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """``work`` on a pooled connection, and once more on a new one if that one was dead: for
+        reads (and the rate limits' statement), which nothing applies twice."""
+        died = False
+        try:
+            with self._borrowed() as connection:
+                try:
+                    return work(connection)
+                except psycopg.OperationalError:
+                    died = connection.broken
+                    raise
+        except psycopg.OperationalError:
+            if not died:
+                raise
+        with self._borrowed() as connection:
+            return work(connection)
+
+    @contextmanager
     def _transaction(self) -> Iterator[Db]:
-        with self._pool.connection() as connection, connection.transaction():
+        with self._borrowed() as connection, connection.transaction():
             yield _Connection(connection)
 
     def _rows(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        with self._pool.connection() as connection:
-            return connection.execute(_sql(sql), args).fetchall()
+        return self._once_more(lambda connection: connection.execute(_sql(sql), args).fetchall())
 
     def statement(self, sql: str, args: Sequence[Any]) -> list[Any]:
         """One statement (psycopg's ``%s`` parameters) on a pooled connection, committed by itself:
         for what belongs to no game, the shared rate limits (web/ratelimit_pg.py)."""
-        with self._pool.connection() as connection:
+
+        def run(connection: psycopg.Connection[Any]) -> list[Any]:
             cursor = connection.execute(sql.encode(), args)
             return cursor.fetchall() if cursor.description else []
+
+        return self._once_more(run)
 
     def _is_unavailable(self, error: BaseException) -> bool:
         return isinstance(error, psycopg.OperationalError | psycopg.InterfaceError | OSError)
@@ -283,7 +327,7 @@ class PgStore(Storage):
     def _as_message(self, batch: list[Change]) -> bool | None:
         """Send the batch as one message: True once it is committed, False when a game of it moved
         on (the message failed whole), None when a change of it reads an answer (nothing sent)."""
-        with self._pool.connection() as connection:
+        with self._borrowed() as connection:
             message = _Message(connection)
             try:
                 for change in batch:
@@ -302,7 +346,7 @@ class PgStore(Storage):
         rolled back, when an action's game moved on."""
         try:
             with (
-                self._pool.connection() as connection,
+                self._borrowed() as connection,
                 connection.pipeline() as pipeline,
                 connection.transaction(),
             ):

@@ -45,7 +45,7 @@ def create_app(
     if hosting.metrics:
         from tripeaks.web.metrics import Meter  # prometheus is imported only when it is used
 
-        meter = Meter(solvers, hosting.metrics_allow)
+        meter = Meter(solvers, hosting.metrics_allow, hosting.metrics_token)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,7 +75,7 @@ def create_app(
             *(health.metrics_router.routes if meter else ()),
         ],
     )
-    limiter = Limiter(hosting.rates, counts=_shared_counts(store))
+    limiter = Limiter(hosting.rates, counts=_shared_counts(store), loopback=hosting.hosted)
     secret = daily.operator_secret() or bytes.fromhex(
         store.setting(daily.SETTING, daily.new_secret)
     )

@@ -146,7 +146,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
     await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)
     deal = await _deal(caller, daily.today())
     client = caller.scope.get("client")
-    where = network(client[0] if client else None)
+    where = network(client[0] if client else None, backend.limiter.loopback)  # as the limits
     address = None if where is None else _dailies(caller).address_key(where)
     cap = backend.ranked_per_address
     try:
@@ -223,7 +223,7 @@ def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[An
     return top, players, mine, over, rank, name
 
 
-@router.get("/api/daily/board", response_model=BoardOut, responses=_BOARD_ERRORS)
+@router.get("/api/daily/board", response_model=BoardOut, responses={**_BOARD_ERRORS, **_LIMITED})
 async def board(
     request: Request,
     day: Annotated[str | None, Query(max_length=10)] = None,
@@ -233,6 +233,7 @@ async def board(
     standing; its top rows once the player's own attempt has ended; never the deal's code or best
     score. Once the day is over: all of it, with the code that deals its cards."""
     caller = _caller(request)
+    await caller.refuse_if_limited("boards")
     backend = caller.backend
     asked = _day(day, lang)
     deal = await _deal(caller, asked, lang) if daily.code_public(asked) else None
@@ -303,7 +304,7 @@ def _month(text: str | None, lang: str, today: date) -> tuple[date, date]:
         first = date(year, month, 1)
     except ValueError:
         raise ApiError(422, "daily_day", translator(lang)("error.daily_day")) from None
-    if first > today or len(text) != 7:
+    if first > today or first == date.min or len(text) != 7:  # the calendar counts down past it
         raise ApiError(422, "daily_day", translator(lang)("error.daily_day"))
     last = first.replace(day=calendar.monthrange(year, month)[1])
     return first, min(last, today)
@@ -375,7 +376,7 @@ _NAME_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.put("/api/player/name", response_model=NameOut, responses=_NAME_ERRORS)
+@router.put("/api/player/name", response_model=NameOut, responses={**_NAME_ERRORS, **_LIMITED})
 async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Response:
     """The player's nickname on every board: 1-20 letters, digits and single spaces, that draw
     something, look like no other player's name and not like a generated one.
@@ -383,6 +384,7 @@ async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Re
     Only a player who has played may choose one: a name change makes no player (each one made
     would be a row of the players table, for anyone who sends requests without a cookie)."""
     caller = _caller(request)
+    await caller.refuse_if_limited("names")
     try:
         name = nickname.clean(body.name)
     except nickname.BadName as bad:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl
 
@@ -11,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
@@ -21,6 +23,13 @@ MAX_BODY = 16 * 1024
 """Requests are a few dozen bytes; anything over this is refused before it is read further."""
 RETRY_AFTER = 2
 """Seconds the page waits before it sends a change again that the database could not take."""
+
+UNEXPECTED_EVERY = 60.0
+"""Seconds between two tracebacks of one kind of unexpected error (its type and route): a client
+that finds a way to fail a route fails it thousands of times a second, and one traceback says
+everything the next thousand would (docs/decisions.md, "Unexpected errors in the log")."""
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +115,24 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     if exc.status_code == 404:
         return error_response(404, "not_found", _("error.not_found"))
     if exc.status_code == 405:
-        return error_response(405, "method_not_allowed", _("error.method_not_allowed"))
+        response = error_response(405, "method_not_allowed", _("error.method_not_allowed"))
+        response.headers["Allow"] = ", ".join(_allowed(request))
+        return response
     if exc.status_code == 413:
         return error_response(413, "body_too_large", _("error.body_too_large"))
     if exc.status_code < 500:  # a body that is not even text: as bad as invalid JSON
         return error_response(422, "bad_request", _("error.bad_request", field="body"))
     return error_response(exc.status_code, "server_error", _("error.server"))
+
+
+def _allowed(request: Request) -> list[str]:
+    """Every method some route takes at this path, for the Allow header HTTP requires of a 405:
+    Starlette names only the first route's, and GET and DELETE /api/stats are two routes."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 async def _on_unavailable(request: Request, exc: Exception) -> JSONResponse:
@@ -124,11 +145,45 @@ async def _on_unavailable(request: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+class Unexpected:
+    """The log of unexpected errors: one traceback per kind (exception type and route) a window
+    of UNEXPECTED_EVERY seconds, and with the next one the count of those it left out."""
+
+    def __init__(self, every: float = UNEXPECTED_EVERY) -> None:
+        self.every = every
+        self.clock: Callable[[], float] = time.monotonic
+        self._kinds: dict[tuple[str, str], tuple[float, int]] = {}
+        """The time of each kind's last traceback and how many of it came since, unlogged."""
+
+    def note(self, scope: Scope, error: BaseException) -> None:
+        """Log ``error``, or count it when its kind was logged less than ``every`` ago."""
+        route = getattr(scope.get("route"), "path_format", None) or "(no route)"
+        method = scope.get("method", "")
+        method = method if method in _METHODS else "(other)"  # never the client's own words:
+        kind = (type(error).__qualname__, f"{method} {route}")  # a client varies those at will
+        now = self.clock()
+        last, unlogged = self._kinds.get(kind, (None, 0))
+        if last is not None and now - last < self.every:
+            self._kinds[kind] = (last, unlogged + 1)
+            return
+        self._kinds[kind] = (now, 0)
+        more = f" (and {unlogged} more since the last one)" if unlogged else ""
+        log.error("unexpected %s on %s%s", kind[0], kind[1], more, exc_info=error)
+
+
+UNEXPECTED = Unexpected()
+"""The process's one log of unexpected errors (every app of it writes to the same log)."""
+
+
+def server_error(scope: Scope) -> JSONResponse:
+    """The 500 reply: nothing was applied that was not acknowledged."""
+    return error_response(500, "server_error", translator(scope_language(scope))("error.server"))
+
+
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(
-        500, "server_error", translator(request_language(request))("error.server")
-    )
+    """An error in a layer outside :class:`CatchAll` (Starlette logs it again after this)."""
+    UNEXPECTED.note(request.scope, exc)
+    return server_error(request.scope)
 
 
 Handler = Callable[[Request, Exception], Awaitable[JSONResponse]]
@@ -149,12 +204,40 @@ def install(app: FastAPI) -> None:
         app.add_exception_handler(kind, handler)
     app.add_exception_handler(Exception, _on_unexpected)
     app.add_middleware(BodyLimit)
+    app.add_middleware(CatchAll)
 
 
 def handler_for(error: Exception) -> Handler | None:
     """The reply for an error raised outside FastAPI's routing (moves.py), as install() gives it
     inside; None for an unexpected one, which the server's outermost handler answers with 500."""
     return next((handler for kind, handler in HANDLERS if isinstance(error, kind)), None)
+
+
+class CatchAll:
+    """Answer an unexpected error with 500 here, logged by :data:`UNEXPECTED`, rather than in
+    Starlette's outermost layer, which logs every one and raises it again for uvicorn to log a
+    second time: one request that fails would write two tracebacks to the log."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def noting_start(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting_start)
+        except Exception as error:
+            UNEXPECTED.note(scope, error)
+            if not started:  # else a reply half sent: uvicorn closes the connection
+                await server_error(scope)(scope, receive, send)
 
 
 class BodyLimit:

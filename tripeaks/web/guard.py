@@ -10,12 +10,14 @@ docs/decisions.md, "Hosting and cross-site safety", has the reasons.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from ipaddress import AddressValueError, IPv6Address
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.web.errors import refuse
@@ -38,7 +40,8 @@ _TRUSTED = "tripeaks.trusted_host"
 """Scope key set once the Host header passed the check."""
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 """Answered whatever the Host: a load balancer's probe and Prometheus ask by address. They change
-nothing and show no player's data (health.py); ``/metrics`` checks the client's network itself."""
+nothing and show no player's data (health.py); ``/metrics`` checks the operator's token and the
+client's network itself."""
 
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -65,7 +68,25 @@ def install(app: FastAPI, allowed_hosts: Iterable[str]) -> None:
     400 before any other middleware, and a refused write never reaches the body limit or a route
     (which is what issues the cookie). The security headers go on every reply, refusals included.
     """
-    app.add_middleware(Guard, allowed_hosts=[host_pattern(h) for h in allowed_hosts])
+    hosts = [host_pattern(h) for h in allowed_hosts]
+    app.add_middleware(Guard, allowed_hosts=hosts, routes=app.router.routes)
+    schema = app.openapi
+
+    def documented() -> dict[str, Any]:
+        return json_bodies(schema())
+
+    app.openapi = documented  # type: ignore[method-assign]
+
+
+def json_bodies(schema: dict[str, Any]) -> dict[str, Any]:
+    """The API schema with the JSON body this guard requires of every write (415 without it):
+    routes that read none still take one (the page sends ``{}``), of any shape."""
+    for operations in schema.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method.upper() in WRITES:
+                body = operation.setdefault("requestBody", {"content": {JSON: {"schema": {}}}})
+                body["required"] = True
+    return schema
 
 
 class Guard:
@@ -77,9 +98,13 @@ class Guard:
     (cachegrind instruction counts).
     """
 
-    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
+    def __init__(
+        self, app: ASGIApp, allowed_hosts: list[str], routes: Sequence[BaseRoute] = ()
+    ) -> None:
         self.app = app
         self.check = TrustedHostMiddleware(self._trusted, allowed_hosts, www_redirect=False)
+        self.routes = routes
+        """The app's routes: a write no route takes is left to routing's 405, not refused 415."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,10 +132,20 @@ class Guard:
         scope[_TRUSTED] = True
         if scope["type"] == "http" and scope["method"] in WRITES:
             refusal = _write_refusal(scope)
+            if refusal is not None and refusal[0] == 415 and not _routed(self.routes, scope):
+                refusal = None  # a method this path does not take: 405, and Allow says which
             if refusal is not None:
                 await refuse(scope, receive, send, *refusal)
                 return
         await self.app(scope, receive, send)
+
+
+def _routed(routes: Sequence[BaseRoute], scope: Scope) -> bool:
+    """Some route takes this method at this path (asked only of a write about to be refused)."""
+    return any(
+        getattr(route, "methods", None) and route.matches(scope)[0] is Match.FULL
+        for route in routes
+    )
 
 
 def _write_refusal(scope: Scope) -> tuple[int, str] | None:

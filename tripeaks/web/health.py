@@ -2,7 +2,9 @@
 
 A load balancer and Prometheus ask by the machine's address, not by the site's name, so these paths
 are let through the Host check (guard.OPEN_PATHS): they change nothing and tell a stranger nothing
-about anyone's games. ``/metrics`` answers only clients on the networks of Hosting.metrics_allow.
+about anyone's games. ``/metrics`` answers only a scrape that carries the operator's token
+(Hosting.metrics_token) from the networks of Hosting.metrics_allow; without a token it is closed.
+``/readyz`` reads the database, so it is rate-limited per address like every route that costs work.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from tripeaks.i18n import translator
 from tripeaks.web import errors
 from tripeaks.web.models import ErrorOut
+from tripeaks.web.routes import Caller
 
 PING_TIMEOUT = 2.0
 """Seconds the database has to answer a readiness check (a probe's own timeout is a few)."""
@@ -36,12 +39,17 @@ async def healthz() -> Response:
 @router.get(
     "/readyz",
     tags=["operator"],
-    responses={503: {"model": ErrorOut, "description": "the database does not answer"}},
+    responses={
+        429: {"model": ErrorOut, "description": "too many checks from this address"},
+        503: {"model": ErrorOut, "description": "the database does not answer"},
+    },
 )
 @router.head("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> Response:
     """Ready: the database answered a cheap query within PING_TIMEOUT; send players here."""
-    store = request.app.state.backend.store
+    backend = request.app.state.backend
+    await Caller(backend, None, request.scope).refuse_if_limited("ready")
+    store = backend.store
     try:
         await asyncio.wait_for(run_in_threadpool(store.ping), PING_TIMEOUT)
     except Exception:  # any failure at all means: not ready
@@ -56,14 +64,29 @@ async def readyz(request: Request) -> Response:
     "/metrics",
     tags=["operator"],
     response_class=Response,
-    responses={403: {"model": ErrorOut, "description": "a client outside the allowed networks"}},
+    responses={
+        401: {"model": ErrorOut, "description": "no token, or not the operator's"},
+        403: {"model": ErrorOut, "description": "a client outside the allowed networks"},
+    },
 )
 async def metrics(request: Request) -> Response:
-    """Prometheus text format; only for clients on the allowed networks."""
+    """Prometheus text format; only for the operator's token, from the allowed networks."""
     meter = request.app.state.backend.meter
     client = request.client.host if request.client else None
+    _ = translator(errors.request_language(request))
     if not meter.allows(client):
-        message = translator(errors.request_language(request))("error.metrics_forbidden")
-        return errors.error_response(403, "metrics_forbidden", message)
+        return errors.error_response(403, "metrics_forbidden", _("error.metrics_forbidden"))
+    if not meter.opens_to(_authorization(request)):
+        response = errors.error_response(401, "metrics_token", _("error.metrics_token"))
+        response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
     body, media_type = await run_in_threadpool(meter.exposition)
     return Response(body, media_type=media_type)
+
+
+def _authorization(request: Request) -> bytes | None:
+    """The request's first ``Authorization`` header as it came."""
+    for name, value in request.scope["headers"]:
+        if name == b"authorization":
+            return bytes(value)
+    return None

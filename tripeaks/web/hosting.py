@@ -21,17 +21,26 @@ PRIVATE_NETWORKS: tuple[str, ...] = (
     "192.168.0.0/16",
     "fc00::/7",
 )
-"""Who may read ``/metrics`` by default: loopback and private networks, where a Prometheus runs."""
+"""Where ``/metrics`` may be read from by default: loopback and private networks, where a
+Prometheus runs. Behind a container bridge every client looks private, so the networks alone open
+nothing: a scrape also needs the operator's token (``Hosting.metrics_token``)."""
+TOKEN_LENGTH = 16
+"""Characters a metrics token has at least: guessing one must be hopeless."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hosting:
     """The app's hosted-server settings (docs/deploy.md)."""
 
+    hosted: bool = False
+    """Serving many players (serve.is_hosted): loopback clients are limited by address too."""
     metrics: bool = False
     """Serve ``/metrics`` and count every request (a little CPU each)."""
     metrics_allow: tuple[str, ...] = PRIVATE_NETWORKS
     """Client networks ``/metrics`` answers; others get 403 (the proxy should not pass it on)."""
+    metrics_token: str | None = None
+    """The bearer token a scrape must carry (``Authorization: Bearer ...``); None: /metrics is
+    closed to everyone (403), whatever the network."""
     access_log: bool = False
     """One JSON line per request on stderr."""
     rates: Mapping[str, str] = field(default_factory=dict)
@@ -47,9 +56,11 @@ class Hosting:
     def from_json(cls, text: str) -> Hosting:
         found = json.loads(text)
         return cls(
+            hosted=bool(found["hosted"]),
             metrics=bool(found["metrics"]),
             metrics_allow=tuple(found["metrics_allow"]),
+            metrics_token=found["metrics_token"],
             access_log=bool(found["access_log"]),
             rates=dict(found["rates"]),
-            ranked_per_address=int(found.get("ranked_per_address", RANKED_PER_ADDRESS)),
+            ranked_per_address=int(found["ranked_per_address"]),
         )

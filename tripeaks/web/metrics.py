@@ -13,6 +13,7 @@ process (the tests make many) count apart.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterable
 from ipaddress import ip_address, ip_network
 
@@ -44,9 +45,10 @@ UNCOUNTED = frozenset({"/metrics", "/healthz", "/readyz"})
 class Meter:
     """The metrics of one app."""
 
-    def __init__(self, solvers: Solvers, allow: Iterable[str]) -> None:
+    def __init__(self, solvers: Solvers, allow: Iterable[str], token: str | None = None) -> None:
         self.registry = CollectorRegistry()
         self.allow = tuple(ip_network(net, strict=False) for net in allow)
+        self._bearer = None if token is None else f"Bearer {token}".encode()
         labels = ["handler", "method", "status"]
         self._requests = Counter(
             "http_requests",
@@ -113,6 +115,13 @@ class Meter:
             self._series[key] = series
         series[0].inc()
         series[1].observe(seconds)
+
+    def opens_to(self, authorization: bytes | None) -> bool:
+        """Whether a request with this ``Authorization`` header carries the operator's token
+        (compared in constant time); never when no token was set."""
+        if self._bearer is None or authorization is None:
+            return False
+        return hmac.compare_digest(authorization.strip(), self._bearer)
 
     def allows(self, client: str | None) -> bool:
         """Whether a client at this address may read the metrics."""

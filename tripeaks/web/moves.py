@@ -98,7 +98,7 @@ def _read(scope: Scope, body: bytes, model: type[BaseModel]) -> tuple[BaseModel,
         return None
     try:
         return model.model_validate(json.loads(body)), lang
-    except (ValueError, ValidationError):  # bad JSON (a ValueError) or a wrong field
+    except (ValueError, RecursionError, ValidationError):  # bad JSON, too deep, a wrong field
         return None
 
 

@@ -1,10 +1,12 @@
-"""How often one player, and one client address, may start games and ask for hints.
+"""How often one player, and one client address, may do what costs the server work.
 
 Each new game makes a stored game (and, without a cookie, a new player); a "winnable deals only"
-game and a hint each cost the solver real CPU. A new player (a request without the server's signed
-cookie that makes something: web/identity.py) is counted per address too, so that one client
-cannot make the crowd of players it would take to fill a public board. Nobody playing meets these
-limits: they are there for scripts. The counting is a moving window: the ``limits`` library's, in this process's memory, for
+game and a hint each cost the solver real CPU; a nickname is a durable write; a daily board, a
+preview and a readiness check each cost reads or the engine's work. A new player (a request without
+the server's signed cookie that makes something: web/identity.py) is counted per address too, so that
+one client cannot make the crowd of players it would take to fill a public board. Only moves are
+never limited: they are the game. Nobody playing meets these limits: they are there for scripts.
+The counting is a moving window: the ``limits`` library's, in this process's memory, for
 a server on SQLite (one process: a second one is refused); for one on PostgreSQL, whose workers and
 machines all answer the same players, a table in the database that they share (ratelimit_pg.py).
 The local app (one player, on loopback) has none unless asked for (serve.hosting).
@@ -31,13 +33,18 @@ DEFAULT_RATES: Mapping[str, str] = {
     "hints_per_player": "40/minute;600/hour",
     "hints_per_address": "200/minute;3000/hour",
     "players_per_address": "20/minute;200/hour",
+    "names_per_player": "10/minute;60/hour",
+    "names_per_address": "60/minute;600/hour",
+    "boards_per_address": "120/minute;2000/hour",
+    "previews_per_address": "120/minute;2000/hour",
+    "ready_per_address": "300/minute",
 }
 """A rate per kind of request and whom it counts, in the ``limits`` notation (``N/unit`` with
 ``;`` between several). A quick player starts a game every minute or two and asks a few hints a
-game; a home or a school behind one address is tens of players. docs/deploy.md has the reasons;
-``--limit NAME=RATE`` (or ``none``) changes one."""
+game; a home or a school behind one address is tens of players; a load balancer checks readiness
+every few seconds. docs/deploy.md has the reasons; ``--limit NAME=RATE`` (or ``none``) changes one."""
 OFF = frozenset({"none", "off", ""})
-KINDS = ("games", "winnable", "hints", "players")
+KINDS = ("games", "winnable", "hints", "players", "names", "boards", "previews", "ready")
 
 
 def rates(overrides: Iterable[str] = ()) -> dict[str, str]:
@@ -106,9 +113,15 @@ class Limiter:
     """The app's counters: one moving window per rate, kind of request and player or address."""
 
     def __init__(
-        self, chosen: Mapping[str, str] = DEFAULT_RATES, counts: Counts | None = None
+        self,
+        chosen: Mapping[str, str] = DEFAULT_RATES,
+        counts: Counts | None = None,
+        *,
+        loopback: bool = False,
     ) -> None:
         self.counts: Counts = counts or MemoryCounts()
+        self.loopback = loopback
+        """Loopback clients are limited by address too (a hosted server: see ``network``)."""
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(rate) for name, rate in chosen.items() if rate.lower() not in OFF
         }
@@ -126,7 +139,7 @@ class Limiter:
             return None
         checks: list[Check] = []
         for kind in kinds:
-            for whom, key in (("player", player), ("address", network(address))):
+            for whom, key in (("player", player), ("address", network(address, self.loopback))):
                 if key is not None:
                     name = f"{kind}_per_{whom}"
                     checks.extend(
@@ -136,12 +149,13 @@ class Limiter:
         return self.counts.take(checks) if checks else None
 
 
-def network(address: str | None) -> str | None:
+def network(address: str | None, loopback: bool = False) -> str | None:
     """What one client is: its IPv4 address, or its IPv6 /64 (one home gets a whole /64).
 
-    None, so not limited by address, for loopback: that is the player at the machine itself, or
-    a reverse proxy on it that was not declared with ``--behind-proxy``, through which every
-    player would share one address (and one limit).
+    None, so not limited by address, for loopback unless ``loopback``: on a player's own machine
+    that is the player. A hosted server limits it like any other address (``Hosting.hosted``):
+    there it is a process on the server's machine, or a reverse proxy that was not declared with
+    ``--behind-proxy``, and either would otherwise pass every limit.
     """
     if not address:
         return None
@@ -149,10 +163,13 @@ def network(address: str | None) -> str | None:
         parsed = ip_address(address)
     except ValueError:
         return address
-    if parsed.is_loopback or (
-        isinstance(parsed, IPv6Address)
-        and parsed.ipv4_mapped is not None
-        and parsed.ipv4_mapped.is_loopback
+    if not loopback and (
+        parsed.is_loopback
+        or (
+            isinstance(parsed, IPv6Address)
+            and parsed.ipv4_mapped is not None
+            and parsed.ipv4_mapped.is_loopback
+        )
     ):
         return None
     if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is None:

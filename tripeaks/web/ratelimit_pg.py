@@ -4,12 +4,12 @@ A hosted server on PostgreSQL answers one player through whichever worker the lo
 counted in each process's memory, a limit would be N times as loose with N workers, and reset by every
 restart of one. So each hit is a row (the limit's name, the player or address, the database's clock)
 in one table that all of them see, and a request's every window is checked, and hit if all have room,
-in one statement: one round trip per limited request (new games, winnable deals, hints; never an
+in one statement: one round trip per limited request (ratelimit.DEFAULT_RATES's kinds; never an
 action). The database's clock is the one clock, whatever the machines' say.
 
-The table is UNLOGGED and made by the first worker that needs it, not by a migration: its rows are
-minutes old at most and worth nothing after a crash (PostgreSQL empties an unlogged table then, which
-only forgives a few requests), and writing them to the WAL would cost every limited request a flush.
+The table (UNLOGGED: its rows are worth nothing after a crash) is made by migration 0009,
+with the rest of the schema, before any worker answers: made at first use, every worker of a new
+server made it at once and all but one failed a player's request on the race.
 
 Two workers may pass the same last hit of a window at the same moment (the check and the hit are one
 statement, not one lock): a window can overshoot by a request or two under a burst, never by more.
@@ -19,26 +19,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from contextlib import suppress
 from typing import Any
 
 import psycopg
-import psycopg.errors
 
 from tripeaks.store import Unavailable
 from tripeaks.web.ratelimit import Check
 
 Run = Callable[[str, Sequence[Any]], list[Any]]
 """One statement on a pooled connection of the store, committed by itself (PgStore.statement)."""
-
-_TABLE = """
-CREATE UNLOGGED TABLE IF NOT EXISTS rate_hits (
-    name text NOT NULL,
-    key text NOT NULL,
-    at double precision NOT NULL
-)
-"""
-_INDEX = "CREATE INDEX IF NOT EXISTS rate_hits_window ON rate_hits (name, key, at)"
 
 _TAKE = """
 WITH want AS (
@@ -82,11 +71,9 @@ class PgCounts:
         self._run = run
         self._longest = 0
         self._since_purge = 0
-        self._made = False
 
     def take(self, checks: Sequence[Check]) -> int | None:
         try:
-            self._make()
             rows = self._run(
                 _TAKE,
                 (
@@ -107,13 +94,3 @@ class PgCounts:
         if wait is None:
             return None
         return max(1, math.ceil(wait))
-
-    def _make(self) -> None:
-        """The table and its index, once per process (a second worker finds them there)."""
-        if self._made:
-            return
-        for statement in (_TABLE, _INDEX):
-            # another worker making it at the same moment: it is there
-            with suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable):
-                self._run(statement, ())
-        self._made = True

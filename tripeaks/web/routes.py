@@ -574,7 +574,7 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
     return _json(explaining.review_out(game, found, lang, tag))
 
 
-@router.get("/api/preview", responses=_ERRORS)
+@router.get("/api/preview", responses={**_ERRORS, **_LIMITED})
 async def preview(
     request: Request,
     code: Annotated[str, Query(max_length=64)],
@@ -583,6 +583,7 @@ async def preview(
 ) -> Response:
     """A code after some actions, stored nowhere; the help's worked example draws these."""
     caller = _caller(request)
+    await caller.refuse_if_limited("previews")
     _ = translator(lang)
     parsed = _read_code(code, lang)
     words = [w.strip() for w in actions.split(",") if w.strip()]

@@ -41,6 +41,7 @@ ENVIRONMENT: dict[str, str] = {
     "metrics": "TRIPEAKS_METRICS",
     "metrics_allow": "TRIPEAKS_METRICS_ALLOW",
     "ranked_per_address": "TRIPEAKS_RANKED_PER_ADDRESS",
+    "metrics_token": "TRIPEAKS_METRICS_TOKEN",
 }
 """The environment variable of each option; a command-line option wins over its variable. A list
 (allowed hosts, limits, networks) is separated by commas or spaces; a switch is 1/true/yes/on."""
@@ -178,6 +179,13 @@ def add_command(subparsers: Any) -> None:
         metavar="NETWORK",
         help="client networks that may read /metrics (loopback and private ones)",
     )
+    hosted.add_argument(
+        "--metrics-token",
+        default=None,
+        metavar="TEXT",
+        help="the bearer token a scrape of /metrics must carry, 16 characters or more (without"
+        " it /metrics is closed)",
+    )
     cmd.add_argument(
         "--daily-secret",
         default=None,
@@ -219,7 +227,7 @@ def is_hosted(args: argparse.Namespace) -> bool:
 
 def hosting(args: argparse.Namespace) -> Hosting:
     """The app's hosted settings from the options; ValueError says which one is wrong."""
-    from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
+    from tripeaks.web.hosting import PRIVATE_NETWORKS, TOKEN_LENGTH, Hosting
     from tripeaks.web.ratelimit import rates
 
     hosted = is_hosted(args)
@@ -229,7 +237,14 @@ def hosting(args: argparse.Namespace) -> Hosting:
     per_address = args.ranked_per_address
     if per_address is not None and int(per_address) < 1:
         raise ValueError(f"--ranked-per-address takes a whole number from 1, not {per_address}")
+    token: str | None = args.metrics_token
+    if token is not None and (
+        len(token) < TOKEN_LENGTH or not token.isascii() or not token.isprintable() or " " in token
+    ):
+        raise ValueError(f"a metrics token is {TOKEN_LENGTH} or more ASCII characters, no spaces")
     return Hosting(
+        hosted=hosted,
+        metrics_token=token,
         metrics=args.metrics == "on" if args.metrics else hosted,
         metrics_allow=allow,
         access_log=args.access_log == "json" if args.access_log else hosted,

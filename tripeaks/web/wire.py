@@ -208,6 +208,13 @@ class GuardedHttp(HttpToolsProtocol):
         if not self.transport.is_closing():
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        """A request the parser cannot read (a malformed request line or header): the API's Error,
+        not uvicorn's plain text."""
+        self._stop_deadline()
+        self.transport.write(_BAD_REQUEST)
+        self.transport.close()
+
     def _refuse_head(self) -> None:
         self._stop_deadline()
         self.transport.write(_HEAD_TOO_LARGE)
@@ -240,19 +247,18 @@ class WorkerHttp(GuardedHttp):
     read_timeout, max_connections, address_share = _worker_limits()
 
 
-def _head_too_large() -> bytes:
-    """The 431 reply, as docs/api.md's Error (the query's language is not known yet)."""
+def _refusal(status: bytes, reason: str, field: str | None = None) -> bytes:
+    """A reply sent before any route, as docs/api.md's Error (the query's language is not known)."""
     import json
 
-    message = translator(DEFAULT_LANGUAGE)("error.head_too_large")
-    body = json.dumps(
-        {"error": {"reason": "head_too_large", "message": message}, "state": None}
-    ).encode()
+    values = {} if field is None else {"field": field}
+    message = translator(DEFAULT_LANGUAGE)(f"error.{reason}", **values)
+    body = json.dumps({"error": {"reason": reason, "message": message}, "state": None}).encode()
     return (
-        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-        b"content-type: application/json\r\n"
-        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        b"HTTP/1.1 %s\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (status, len(body), body)
     )
 
 
-_HEAD_TOO_LARGE = _head_too_large()
+_HEAD_TOO_LARGE = _refusal(b"431 Request Header Fields Too Large", "head_too_large")
+_BAD_REQUEST = _refusal(b"400 Bad Request", "bad_request", field="request")
