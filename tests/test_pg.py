@@ -608,6 +608,10 @@ def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
     assert done.stderr == translator("en")("serve.workers_need_postgres") + "\n"
 
 
+TOKEN = "scrape-me-0123456789"
+"""The operator's metrics token: /metrics answers only a scrape that sends it."""
+
+
 def test_the_workers_apps_get_the_hosted_settings(postgres: str) -> None:
     """--workers makes each worker's app from the environment: the hosted settings reach it too
     (each worker answers /metrics; the limits, per process, are in Hosting's round trip test)."""
@@ -616,7 +620,7 @@ def test_the_workers_apps_get_the_hosted_settings(postgres: str) -> None:
         port = probe.getsockname()[1]
     env = {**os.environ, "LC_ALL": "C.UTF-8"}
     argv = [sys.executable, "-m", "tripeaks", "serve", "--no-browser", "--port", str(port)]
-    argv += ["--workers", "2", "--metrics", "on"]
+    argv += ["--workers", "2", "--metrics", "on", "--metrics-token", TOKEN]
     server = subprocess.Popen(
         [*argv, "--db", postgres], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env
     )
@@ -627,7 +631,7 @@ def test_the_workers_apps_get_the_hosted_settings(postgres: str) -> None:
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.1)
         for _ in range(6):  # new connections: both workers answer some
-            metrics = httpx.get(f"{base}/metrics")
+            metrics = httpx.get(f"{base}/metrics", headers={"authorization": f"Bearer {TOKEN}"})
             assert metrics.status_code == 200 and "http_requests_total" in metrics.text
     finally:
         server.terminate()

@@ -25,9 +25,15 @@ LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
 
 
 @pytest.fixture
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server of each test's own (a board of its own), with a known daily secret."""
+def base_url(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """A server of each test's own (a board of its own), with a known daily secret. The tests
+    click a whole game in a few seconds, faster than a person, so the pace rule (its own tests are
+    test_api_identity's) is set aside: the server runs in this process."""
     from tripeaks.web.app import create_app
+
+    monkeypatch.setattr(daily, "HUMAN_PACE", 0.0)
 
     before = os.environ.get(daily.SECRET_VARIABLE)
     os.environ[daily.SECRET_VARIABLE] = SECRET
