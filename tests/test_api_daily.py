@@ -124,6 +124,8 @@ def test_the_ranked_daily_names_its_day_and_never_its_code(client: TestClient) -
     assert stale.status_code == 409 and stale.json()["state"]["code"] is None
     again = start(client, 200)  # the same attempt resumed
     assert again["id"] == state["id"] and again["version"] == 3 and again["code"] is None
+    day = client.get("/api/daily/history").json()["days"][0]
+    assert (day["played"], day["finished"], day["ended"]) == (True, False, False)  # under way
 
 
 def test_nothing_a_player_can_ask_carries_the_secret_code(client: TestClient) -> None:
@@ -314,6 +316,8 @@ def test_one_ranked_attempt_a_day_and_a_left_one_shows_nothing(client: TestClien
     board = client.get("/api/daily/board").json()
     assert board["players"] == 0 and board["me"]["finished"] is False
     assert board["me"]["ended"] is True and board["shown"] is True
+    day = client.get("/api/daily/history").json()["days"][0]  # told apart from one under way
+    assert (day["played"], day["finished"], day["ended"]) == (True, False, True)
 
 
 def test_two_tabs_starting_at_once_share_one_ranked_attempt(client: TestClient) -> None:
@@ -387,6 +391,10 @@ def test_midnight_closes_the_day_and_later_moves_are_never_ranked(
     board = client.get("/api/daily/board", params={"day": day.isoformat()}).json()
     assert board["players"] == 0 and board["top"] == []
     assert board["me"]["moves"] == 3 and board["me"]["finished"] is False
+    closed = client.get("/api/daily/history").json()["days"]
+    assert [(d["finished"], d["ended"]) for d in closed if d["day"] == day.isoformat()] == [
+        (False, True)  # the day closed before its end: not under way any more
+    ]
     tomorrow = start(client, 201)  # the new day's own ranked attempt
     assert tomorrow["ranked"] is True and tomorrow["daily"] == (day + timedelta(days=1)).isoformat()
 

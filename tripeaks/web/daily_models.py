@@ -74,6 +74,9 @@ class HistoryDayOut(BaseModel):
     day: str
     played: bool
     finished: bool
+    ended: bool
+    """The ranked attempt takes no more moves: finished, left for another game, or its day has
+    closed; played and not ended is an attempt under way."""
     won: bool
     score: int | None
     rank: int | None

@@ -311,9 +311,17 @@ def _month(text: str | None, lang: str, today: date) -> tuple[date, date]:
 
 
 def _history(store: Storage, player: str, first: date, last: date) -> tuple[Any, ...]:
+    """(the ranked attempts, their ranks, the days finished, the days whose attempt has ended):
+    an attempt not finished has ended once its day has closed or it was left for another game
+    (only an open day's attempt is read, to tell)."""
     rows = store.daily_history(player, first, last)
     ranks = {row.day: store.rank(row) for row in rows if row.finished}
-    return rows, ranks, store.finished_days(player)
+    ended = {
+        row.day
+        for row in rows
+        if row.finished or not daily.is_open(row.day) or daily.ended(store.game(row.game, player))
+    }
+    return rows, ranks, store.finished_days(player), ended
 
 
 @router.get("/api/daily/history", response_model=HistoryOut, responses=_DAY_ERRORS)
@@ -329,9 +337,10 @@ async def history(
     rows: list[Standing] = []
     ranks: dict[date, int] = {}
     finished: list[date] = []
+    ended: set[date] = set()
     if caller.player is not None:
         store = caller.backend.store
-        rows, ranks, finished = await caller.backend.stored(
+        rows, ranks, finished, ended = await caller.backend.stored(
             _history, store, caller.player, first, last
         )
     by_day = {row.day: row for row in rows}
@@ -345,6 +354,7 @@ async def history(
                 day=day.isoformat(),
                 played=row is not None,
                 finished=row is not None and row.finished,
+                ended=day in ended,
                 won=row is not None and row.won,
                 score=row.score if row is not None and row.finished else None,
                 rank=ranks.get(day),

@@ -102,6 +102,10 @@ function boardTable(board) {
   return table;
 }
 
+/** How a played day's ranked attempt came out: won, lost (stuck), unfinished (left, or its day closed
+ * before its end) or still open. */
+const outcome = (d) => (d.won ? "won" : d.finished ? "lost" : d.ended ? "unfinished" : "open");
+
 /** The month of ``days`` (newest first, today's month) as a calendar: a week a row, Monday first. */
 function calendar(history) {
   const [y, m] = history.today.split("-").map(Number);
@@ -122,7 +126,7 @@ function calendar(history) {
   for (let d = 1; d <= length; d++) {
     const day = `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
     const seen = byDay.get(day);
-    const mark = !seen || !seen.played ? "none" : seen.won ? "won" : seen.finished ? "lost" : "open";
+    const mark = !seen || !seen.played ? "none" : outcome(seen);
     const label = `${longDay(day)}: ${t(`web.daily.day_${mark}`)}`;
     row.append(h("td", { className: `d-${mark}${day === history.today ? " today" : ""}` }, h("span", { "aria-label": label, role: "img" }, String(d))));
     if (row.children.length === 7) {
@@ -168,9 +172,9 @@ function lastDays(history, shown) {
   if (!played.length) return [];
   const list = h("ul", { className: "recent daily-days" });
   for (const d of played) {
-    const outcome = t(`web.daily.day_${d.won ? "won" : d.finished ? "lost" : "open"}`);
+    const said = t(`web.daily.day_${outcome(d)}`);
     const figures = d.finished ? ` · ${number(d.score)}${d.rank ? ` · ${t("web.daily.rank_short", { rank: number(d.rank) })}` : ""}` : "";
-    const button = h("button", { type: "button", className: "btn" }, h("span", {}, longDay(d.day)), h("span", { className: "muted" }, outcome + figures));
+    const button = h("button", { type: "button", className: "btn" }, h("span", {}, longDay(d.day)), h("span", { className: "muted" }, said + figures));
     if (d.day === shown) button.setAttribute("aria-current", "date");
     button.addEventListener("click", () => fill(d.day === history.today ? null : d.day));
     list.append(h("li", {}, button));
