@@ -5,7 +5,6 @@ change makes no player."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from test_api_support import new_game, player_of, store_of
+from test_explain_migration import rows
 
 from tripeaks import nickname
 from tripeaks.codes import GameCode
@@ -23,14 +23,6 @@ from tripeaks.store import NameTaken, Storage, open_store
 
 COOKIE = "tripeaks_player"
 CODE = GameCode.parse("TP1-E-AAABUWI")
-
-
-def rows(database: str | Path, sql: str) -> list[Any]:
-    if isinstance(database, Path):
-        with sqlite3.connect(database) as db:
-            return db.execute(sql).fetchall()
-    with psycopg.connect(database) as pg:
-        return pg.execute(sql).fetchall()  # type: ignore[arg-type]
 
 
 def as_new_player(client: TestClient) -> str:
@@ -194,7 +186,7 @@ def played(store: Storage, player: str) -> None:
 
 def claim(store: Storage, player: str, name: str) -> str:
     """Stage and commit the name: "kept" or "taken"."""
-    done = store.stage_nickname(player, name)
+    done = store.stage_nickname(player, name, nickname.key(name))
     while not done.done():
         store.flush()
     try:
@@ -254,9 +246,9 @@ def test_a_name_taken_in_a_batch_fails_alone(database: str | Path) -> None:
         game = store.create("bob-" + "x" * 16, CODE)
         played(store, "carol-" + "x" * 16)
         assert claim(store, "alice-" + "x" * 16, "Hans") == "kept"
-        taken = store.stage_nickname("bob-" + "x" * 16, "HANS")
+        taken = store.stage_nickname("bob-" + "x" * 16, "HANS", nickname.key("HANS"))
         turn = store.stage_apply(game.id, "bob-" + "x" * 16, DRAW, 0)
-        kept = store.stage_nickname("carol-" + "x" * 16, "Greta")
+        kept = store.stage_nickname("carol-" + "x" * 16, "Greta", nickname.key("Greta"))
         store.flush()
         with pytest.raises(NameTaken):
             taken.result(timeout=10)

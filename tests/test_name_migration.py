@@ -86,7 +86,7 @@ def test_names_that_look_alike_keep_the_first_players_and_refused_ones_go(
         for who in ("alice", "carol", "dave", "erin", "frank"):
             assert store.nickname(player(who)) is None
         # the index holds from now on: no one else may have the look of bob's name
-        done = store.stage_nickname(player("alice"), "Hans")
+        done = store.stage_nickname(player("alice"), "Hans", nickname.key("Hans"))
         store.flush()
         with pytest.raises(NameTaken):
             done.result(timeout=10)

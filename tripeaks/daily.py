@@ -147,7 +147,7 @@ class DailyDeal:
 
 DAYS_KEPT = 8
 """Days whose deal a process keeps, the least recently asked for dropped first: today's (every
-new daily and every code typed in ask for it) and the few around midnight. A past day's board is
+new daily asks for it) and the few around midnight. A past day's board is
 dealt from what was played (the store's), not from here, so no request makes this search for an
 arbitrary day; a dropped day would be found again, a few milliseconds."""
 
@@ -248,12 +248,6 @@ def refusal(tag: Tag | None, kind: ActionKind | None) -> str | None:
 
 def may_undo(tag: Tag | None) -> bool:
     return refusal(tag, ActionKind.UNDO) is None
-
-
-def shows_code(tag: Tag | None) -> bool:
-    """May a reply about this game carry its code? Always, for a game that is no daily; for a
-    daily, once its day is over for everyone (not when the player's own attempt ends)."""
-    return not secret(tag)
 
 
 def code_public(day: date, now: datetime | None = None) -> bool:

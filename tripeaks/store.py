@@ -32,7 +32,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from tripeaks import daily, migrations, nickname
+from tripeaks import daily, migrations
 from tripeaks.codes import GameCode
 from tripeaks.game import Action, Game, IllegalMove, Status, Turn
 from tripeaks.stats import Totals, Verdict, count, judge
@@ -884,9 +884,9 @@ class Storage:
         a name change never makes a player (PUT /api/player/name)."""
         return bool(self._read("SELECT 1 FROM games WHERE player = ? LIMIT 1", (player,)))
 
-    def stage_nickname(self, player: str, name: str) -> Future[None]:
-        """Set the player's nickname (checked by the caller: nickname.clean); its completion fails
-        with NameTaken when another player has a name that looks like it (nickname.key).
+    def stage_nickname(self, player: str, name: str, key: str) -> Future[None]:
+        """Set the player's nickname (checked by the caller: nickname.clean) and its look, ``key``
+        (nickname.key); its completion fails with NameTaken when another player has that look.
 
         The unique index on ``players.skeleton`` decides, inside the commit's transaction, so that
         two players asking for one name on two workers cannot both have it. The write never fails
@@ -894,7 +894,6 @@ class Storage:
         conflict (PostgreSQL waits for the other worker's commit first), the player's own row is
         taken out before it and put back when the claim came to nothing.
         """
-        shape = nickname.key(name)
         outcome: list[bool] = []
         with self._lock:
 
@@ -903,12 +902,12 @@ class Storage:
                 old = db.execute(
                     "SELECT name, skeleton FROM players WHERE player = ?", (player,)
                 ).fetchall()
-                if old and old[0][1] == shape:
+                if old and old[0][1] == key:
                     db.execute("UPDATE players SET name = ? WHERE player = ?", (name, player))
                     outcome.append(True)
                     return
                 db.execute("DELETE FROM players WHERE player = ?", (player,))
-                claimed = bool(db.execute(_CLAIM, (player, name, shape)).fetchall())
+                claimed = bool(db.execute(_CLAIM, (player, name, key)).fetchall())
                 if not claimed and old:
                     db.execute(_CLAIM, (player, *old[0])).fetchall()
                 outcome.append(claimed)

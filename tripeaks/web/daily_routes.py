@@ -73,19 +73,21 @@ def _dailies(caller: Caller) -> daily.Dailies:
     return dailies
 
 
-async def _deal(caller: Caller, day: date, lang: str = "en") -> daily.DailyDeal:
-    """The day's deal. Today's is found from the secret (once, off the event loop, then kept). A
-    past day's is the one its dailies were dealt from, with its best score (stats.judge, kept for
-    the deals seen lately): a 404 when nobody played that day or it is over BOARD_DAYS ago, found
-    by one indexed read and without any search, so that asking for arbitrary days costs nothing."""
-    today = daily.today()
-    if day >= today:
-        dailies = _dailies(caller)
-        known = dailies.known(day)
-        return known if known is not None else await run_in_threadpool(dailies.deal, day)
+async def _todays_deal(caller: Caller) -> daily.DailyDeal:
+    """Today's deal, found from the secret once (off the event loop) and then kept."""
+    dailies, day = _dailies(caller), daily.today()
+    known = dailies.known(day)
+    return known if known is not None else await run_in_threadpool(dailies.deal, day)
+
+
+async def _played_deal(caller: Caller, day: date, lang: str) -> daily.DailyDeal:
+    """A past day's deal: the one its dailies were dealt from, with its best score (stats.judge,
+    kept for the deals seen lately). A 404 when nobody played that day or it is over BOARD_DAYS
+    ago, found by one indexed read and without any search, so that asking for arbitrary days
+    costs nothing."""
     backend = caller.backend
     played = None
-    if day >= today - timedelta(days=BOARD_DAYS):
+    if day >= daily.today() - timedelta(days=BOARD_DAYS):
         played = await backend.stored(backend.store.daily_code, day)
     if played is None:
         message = translator(lang)("error.daily_no_board", days=BOARD_DAYS)
@@ -144,9 +146,8 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
 
         player = new_id()
     await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)
-    deal = await _deal(caller, daily.today())
-    client = caller.scope.get("client")
-    where = network(client[0] if client else None, backend.limiter.loopback)  # as the limits
+    deal = await _todays_deal(caller)
+    where = network(caller.address, backend.limiter.loopback)  # the network, as the limits see it
     address = None if where is None else _dailies(caller).address_key(where)
     cap = backend.ranked_per_address
     try:
@@ -206,18 +207,19 @@ def _share(mine: Standing, lang: str) -> str:
     )
 
 
-def _board(store: Storage, player: str | None, day: date, lang: str) -> tuple[Any, ...]:
+def _board(
+    store: Storage, player: str | None, day: date, public: bool, lang: str
+) -> tuple[Any, ...]:
     """(top rows, players, the player's attempt, whether it has ended, its rank, its name). The
-    rows of a day still open are read
-    only for a player whose own attempt has ended: before that they would tell the day's best
-    score, and so its fewest draws."""
+    rows of a day not yet ``public`` are read only for a player whose own attempt has ended:
+    before that they would tell the day's best score, and so its fewest draws."""
     mine = None
     over = False
     if player is not None:
         mine = next((g for g in store.daily_games(player, day) if g.ranked), None)
         if mine is not None:
             over = mine.finished or daily.ended(store.game(mine.game, player))
-    top, players = store.board(day, TOP if daily.code_public(day) or over else 0)
+    top, players = store.board(day, TOP if public or over else 0)
     rank = store.rank(mine) if mine is not None and mine.finished else None
     name = nickname.shown(player, store.nickname(player), lang) if player else ""
     return top, players, mine, over, rank, name
@@ -236,9 +238,10 @@ async def board(
     await caller.refuse_if_limited("boards")
     backend = caller.backend
     asked = _day(day, lang)
-    deal = await _deal(caller, asked, lang) if daily.code_public(asked) else None
+    public = daily.code_public(asked)  # read once: the day may close meanwhile
+    deal = await _played_deal(caller, asked, lang) if public else None
     top, players, mine, over, rank, name = await backend.stored(
-        _board, backend.store, caller.player, asked, lang
+        _board, backend.store, caller.player, asked, public, lang
     )
     me = None
     if mine is not None:
@@ -273,7 +276,7 @@ async def board(
                 for place, row in zip(_ranks(top), top, strict=True)
             ],
             me=me,
-            shown=daily.code_public(asked) or over,
+            shown=public or over,
         )
     )
 
@@ -406,7 +409,7 @@ async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Re
         raise ApiError(403, "name_no_player", _("error.name_no_player"))
     try:
         await backend.committer.durable(
-            await backend.stored(backend.store.stage_nickname, player, name)
+            await backend.stored(backend.store.stage_nickname, player, name, nickname.key(name))
         )
     except NameTaken:
         raise ApiError(409, "name_taken", _("error.name_taken")) from None

@@ -121,14 +121,21 @@ class Caller:
     """The request's ASGI scope: its client address and scheme, read only by the routes that
     need them (rate limits, the cookie's ``Secure``)."""
 
+    @property
+    def address(self) -> str | None:
+        """The client's address (the declared proxy's X-Forwarded-For one behind
+        ``--behind-proxy``): what the limits, the daily's network count and the solver's shares
+        count by."""
+        client = self.scope.get("client")
+        return str(client[0]) if client else None
+
     async def refuse_if_limited(self, *kinds: str, player: str | None = None) -> None:
         """Count one request of each kind (ratelimit.py); raise 429 when one is over its limit.
 
         ``player`` is the one counted when it is not the cookie's (a new player's first game).
         Counts the workers share are a database round trip, made off the event loop.
         """
-        client = self.scope.get("client")
-        address = client[0] if client else None
+        address = self.address
         limiter, who = self.backend.limiter, player or self.player
         if not limiter.active:
             return
@@ -499,7 +506,7 @@ async def hint(
         return HintOut(winnable=True, action=None, message=_("hint.won"), kind=kind)
     if game.is_over:
         return HintOut(winnable=False, action=None, message=_("hint.lost"), kind=kind)
-    solvers, address = caller.backend.solvers, solving.address_of(caller.scope)
+    solvers, address = caller.backend.solvers, caller.address
     if kind == "fair":
         fair = await _searched(solvers.fair_hint(game, caller.player, address), lang)
         await _hinted(caller, game_id, kind)
@@ -565,8 +572,9 @@ async def review(request: Request, game_id: str, lang: LangQuery = "en") -> Resp
         raise ApiError(403, policy, _(f"error.{policy}"))
     if not (game.is_over or game.is_stuck):
         raise ApiError(409, "not_over", _("error.not_over"))
-    address = solving.address_of(caller.scope)
-    found = await _searched(caller.backend.solvers.review(game, caller.player, address), lang)
+    found = await _searched(
+        caller.backend.solvers.review(game, caller.player, caller.address), lang
+    )
     if not game.is_over and game.can_undo:
         # stuck, and an undo can still save it: where it was lost and a winning line from there
         # are the best hint there is, and the game's win is counted as one with a perfect hint

@@ -120,13 +120,6 @@ def share_of(address: str | None) -> str | None:
     return str(ip_network(key).supernet(new_prefix=56))
 
 
-def address_of(scope: Any) -> str | None:
-    """The client address of a request's ASGI scope (the proxy's X-Forwarded-For one when it
-    is declared with ``--behind-proxy``)."""
-    client = scope.get("client")
-    return str(client[0]) if client else None
-
-
 class HintRefused(Exception):
     """No search was started for this hint, and the caller should ask again a little later.
 
