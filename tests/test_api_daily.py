@@ -269,7 +269,7 @@ def test_an_ended_attempt_shows_nothing_of_the_deal_until_the_day_is_over(
     ranked = start(client, 201)
     won = play(client, ranked, best_line(deal.code))
     assert won["status"] == "won" and won["code"] is None and won["result"] is None
-    assert won["ranked"] is True and won["can_undo"] is False
+    assert won["ranked"] is True and won["can_undo"] is False and won["can_hint"] is False
     assert_nothing_of_the_deal(client, deal, ranked["id"])
     again = start(client, 200)  # no replay of an open day: the attempt as it ended
     assert again["id"] == ranked["id"] and again["status"] == "won" and again["code"] is None
@@ -284,9 +284,10 @@ def test_an_ended_attempt_shows_nothing_of_the_deal_until_the_day_is_over(
     assert theirs["best_score"] is None and theirs["code"] is None
     told = client.post("/api/games", json={"code": str(deal.code)})  # told it: a game of their own
     assert told.status_code == 201 and told.json()["daily"] is None
+    assert told.json()["can_hint"] is True  # a game of their own, with everything
     on_day(monkeypatch, daily.today() + timedelta(days=1), hour=1)  # the day is over
     over = client.get(f"/api/games/{other['id']}").json()
-    assert over["code"] == str(deal.code) and over["ranked"] is False
+    assert over["code"] == str(deal.code) and over["ranked"] is False and over["can_hint"] is True
     assert client.get(f"/api/games/{ranked['id']}/hint").status_code != 403
     past = client.get("/api/daily/board", params={"day": deal.day.isoformat()}).json()
     assert past["code"] == str(deal.code) and past["best_score"] == deal.best_score

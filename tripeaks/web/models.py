@@ -98,6 +98,9 @@ class GameState(BaseModel):
     """Ours never goes below zero; the traditional scoring may."""
     moves: int = Field(ge=0)
     can_undo: bool
+    can_hint: bool
+    """Hints and the review are answered: false for every daily game while its day is open
+    (daily.refusal), whatever its state."""
     can_draw: bool
     playable: list[int]
     """Positions whose card can be played now (empty once the game is over)."""

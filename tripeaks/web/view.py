@@ -95,6 +95,7 @@ def game_state(
         score=game.score,
         moves=game.moves,
         can_undo=game.can_undo and daily.may_undo(tag),
+        can_hint=daily.refusal(tag, None) is None,
         can_draw=game.can_draw,
         playable=[] if game.is_over else game.playable_positions(),
         blocked=_blocked(game),

@@ -286,11 +286,10 @@ export function render(s, { animate = false } = {}) {
   }
   paintTableau(cards, game.tableau, true, game.blocked);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
-  // the ranked daily is played straight, and nothing of a day's deal is told before the day is over: no
-  // hint, and no "same deal" without its code (docs/api.md, "The deal of the day")
-  const secret = Boolean(game.daily) && !game.code;
-  for (const b of $$("[data-action='hint']")) b.disabled = secret || (Boolean(game.ranked) && game.status === "playing");
-  for (const b of $$("[data-again='same']")) b.hidden = secret;
+  // nothing of a day's deal is told before the day is over: the server says whether hints are answered,
+  // and a game sent without its code has no "same deal" (docs/api.md, "The deal of the day")
+  for (const b of $$("[data-action='hint']")) b.disabled = !game.can_hint;
+  for (const b of $$("[data-again='same']")) b.hidden = !game.code;
   for (const b of $$("[data-daily-board]")) b.hidden = !game.daily;
   // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
   // New game when the game is over and nothing can be undone; none while the game goes on.

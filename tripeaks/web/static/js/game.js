@@ -53,7 +53,7 @@ const reviewed = new Set(); // "id version": each ending of a game is reviewed o
  * review as a perfect hint. */
 async function askReview(game, asked = false) {
   if (game.status === "stuck" && game.can_undo && !asked) return;
-  if (game.daily && !game.code) return; // a deal of the day is explained once its day is over
+  if (!game.can_hint) return; // a deal of the day is explained once its day is over
   const key = `${game.id} ${game.version}`;
   if (reviewed.has(key)) return;
   reviewed.add(key);
@@ -148,7 +148,7 @@ export const hint = () =>
   enqueue(async () => {
     const game = state.game;
     if (!game || !game.id) return;
-    if ((game.ranked && game.status === "playing") || (game.daily && !game.code)) {
+    if (!game.can_hint) {
       toast(t("web.daily.no_hints"));
       announce(t("web.daily.no_hints"));
       return;
