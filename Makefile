@@ -10,11 +10,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-deps: pyproject.toml setup.py tripeaks/_search.c tripeaks/_streak.c tripeaks/_strategy.c | $(BIN)/python
+$(VENV)/.run-deps: pyproject.toml setup.py tripeaks/solver/_search.c tripeaks/solver/_streak.c tripeaks/solver/_strategy.c | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-deps: pyproject.toml setup.py tripeaks/_search.c tripeaks/_streak.c tripeaks/_strategy.c | $(BIN)/python
+$(VENV)/.test-deps: pyproject.toml setup.py tripeaks/solver/_search.c tripeaks/solver/_streak.c tripeaks/solver/_strategy.c | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.run-deps
 

@@ -7,11 +7,11 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 FALLBACKS = {
-    "tripeaks._search": "tripeaks.solver.COMPILED is False and the solver falls back on its "
+    "tripeaks.solver._search": "tripeaks.solver.search.COMPILED is False and the solver falls back on its "
     "Python search (about 100 times slower).",
-    "tripeaks._streak": "tripeaks.streak.COMPILED is False and the traditional best score is "
+    "tripeaks.solver._streak": "tripeaks.solver.streak.COMPILED is False and the traditional best score is "
     "searched in Python (about 150 times slower).",
-    "tripeaks._strategy": "tripeaks.explain.COMPILED is False and a deal's difficulty grade plays "
+    "tripeaks.solver._strategy": "tripeaks.solver.explain.COMPILED is False and a deal's difficulty grade plays "
     "its 200 plays in Python (about 3 ms a deal instead of a tenth of that).",
 }
 """What each optional extension's absence means, said when its build fails."""
@@ -41,12 +41,14 @@ class BuildSearch(build_ext):
 
 setup(
     ext_modules=[
-        # Optional: without a C compiler the package installs and tripeaks.solver searches in Python.
-        Extension("tripeaks._search", sources=["tripeaks/_search.c"], optional=True),
-        # Optional too: without it tripeaks.streak finds the traditional best score in Python.
-        Extension("tripeaks._streak", sources=["tripeaks/_streak.c"], optional=True),
+        # Optional: without a C compiler the package installs and tripeaks.solver.search searches in Python.
+        Extension("tripeaks.solver._search", sources=["tripeaks/solver/_search.c"], optional=True),
+        # Optional too: without it tripeaks.solver.streak finds the traditional best score in Python.
+        Extension("tripeaks.solver._streak", sources=["tripeaks/solver/_streak.c"], optional=True),
         # Optional too: without it a deal's difficulty grade plays its plays in Python.
-        Extension("tripeaks._strategy", sources=["tripeaks/_strategy.c"], optional=True),
+        Extension(
+            "tripeaks.solver._strategy", sources=["tripeaks/solver/_strategy.c"], optional=True
+        ),
     ],
     cmdclass={"build_ext": BuildSearch},
 )

@@ -42,9 +42,9 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api import ROOT, percentile, serving
 
-from tripeaks.codes import CODE_SPACE, GameCode
-from tripeaks.game import Game
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import CODE_SPACE, GameCode
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
 
 LIMITS_OFF = tuple(
     f"--limit={name}_per_{whom}=none"

@@ -24,8 +24,8 @@ import tempfile
 import time
 from typing import Any
 
-from tripeaks.codes import GameCode
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.rules import Rules
 from tripeaks.web.app import create_app
 
 CODES = [str(GameCode.from_number(i * 2654435761 % 26**7, Rules.EASY)) for i in range(1, 1001)]

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from fastapi.testclient import TestClient  # noqa: E402
 
 from tripeaks import daily  # noqa: E402
-from tripeaks.web import daily_routes  # noqa: E402
+from tripeaks.web.api import daily as daily_routes  # noqa: E402
 from tripeaks.web.app import create_app  # noqa: E402
 
 COOKIE = "tripeaks_player"

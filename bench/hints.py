@@ -118,9 +118,9 @@ def in_process(record: list[tuple[str, list[str]]]) -> dict[str, list[float]]:
     """The worker's own time for the same hints, in this process: as it was (``was``: the game
     replayed from its log, then a whole search) and as it is (the position, the deal's answers
     prepared at its first hint)."""
-    from tripeaks import solver
-    from tripeaks.game import Game
-    from tripeaks.web import solver_worker
+    from tripeaks.engine.game import Game
+    from tripeaks.solver import search as solver
+    from tripeaks.web.backend import solver_worker
 
     times: dict[str, list[float]] = {"was first": [], "was later": [], "first": [], "later": []}
     for code, actions in record:

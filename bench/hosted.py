@@ -22,7 +22,7 @@ from cpu import call
 
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import rates
+from tripeaks.web.http.ratelimit import rates
 
 MODES = {
     "local": Hosting(),

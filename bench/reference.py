@@ -20,10 +20,10 @@ from collections import deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tripeaks.codes import CODE_SPACE, Deal, GameCode, SplitMix64, deal
-from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import Variant
+from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, SplitMix64, deal
+from tripeaks.engine.layout import ALL_MASK, COVERED_BY_MASK, TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
 
 WILD = 0
 """The discard rank of an empty discard or a joker: any card goes on it."""

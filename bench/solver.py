@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from reference import Verdict, fixed_codes, reference_search
 
-from tripeaks.codes import GameCode, deal
-from tripeaks.game import Game
-from tripeaks.rules import Rules
-from tripeaks.solver import (
+from tripeaks.engine.codes import GameCode, deal
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
+from tripeaks.solver.search import (
     COMPILED,
     Answers,
     Solution,
@@ -47,7 +48,6 @@ from tripeaks.solver import (
     random_winnable_code,
     solve,
 )
-from tripeaks.variant import Variant
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if set(options) - set("DJO") or len(set(options)) != len(options):
         parser.error("--options: each of D, J and O at most once (T is not this solver's)")
     print(
-        f"search: {'compiled (tripeaks/_search.c)' if COMPILED else 'Python (no compiled search built)'}"
+        f"search: {'compiled (tripeaks/solver/_search.c)' if COMPILED else 'Python (no compiled search built)'}"
     )
     stored = stored_verdicts()
     for name in args.rules:

@@ -1,4 +1,4 @@
-"""Time the traditional scoring's best score (tripeaks.streak.best_score) from the start of a deal.
+"""Time the traditional scoring's best score (tripeaks.solver.streak.best_score) from the start of a deal.
 
     .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--options DJ]
                                      [--python-deals 0]
@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from reference import fixed_codes
 
-from tripeaks import streak
-from tripeaks.codes import GameCode
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import streak
 
 
 def timed(

@@ -43,7 +43,7 @@ from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from tripeaks_page import WIN_CODE, winning_line  # noqa: E402
 
-from tripeaks.game import ActionKind, Game  # noqa: E402
+from tripeaks.engine.game import ActionKind, Game  # noqa: E402
 
 PROBE = """() => {
   const b = (window.bench = { taps: [], frames: [], longtasks: [], events: [], windows: [] });

@@ -1,8 +1,8 @@
 """The original help's example deal (docs/rules.md §6), rebuilt with ``Game.from_deal``."""
 
 from tripeaks import Card, Game, Rules
-from tripeaks.cards import FULL_DECK
-from tripeaks.layout import position
+from tripeaks.engine.cards import FULL_DECK
+from tripeaks.engine.layout import position
 
 BOTTOM_ROW = [Card.parse(c) for c in ["3♠", "5♠", "K♣", "4♠", "2♦", "A♠", "K♦", "8♥", "7♣", "9♠"]]
 DISCARD = Card.parse("A♣")

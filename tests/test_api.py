@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
-from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.layout import COVERED_BY, TABLEAU_SIZE
 from tripeaks.i18n import translator
-from tripeaks.layout import COVERED_BY, TABLEAU_SIZE
 
 
 def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
@@ -352,7 +352,7 @@ def test_a_game_whose_log_is_full_refuses_with_too_long(
     database: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Checked with a short limit (the rule itself is tested in test_game.py): 422, nothing kept."""
-    monkeypatch.setattr("tripeaks.game.ACTION_LIMIT", 6)
+    monkeypatch.setattr("tripeaks.engine.game.ACTION_LIMIT", 6)
     with api(database) as client:
         state = new_game(client, WIN_CODE)
         for action in [DRAW, UNDO] * 3:

@@ -24,10 +24,11 @@ from test_api_solver import HANG
 from test_api_support import BASE_URL
 
 from tripeaks import daily
-from tripeaks.codes import GameCode
+from tripeaks.engine.codes import GameCode
 from tripeaks.i18n import translator
-from tripeaks.web import daily_routes, solving
-from tripeaks.web.solving import SOLVER_QUEUE, Solvers
+from tripeaks.web.api import daily as daily_routes
+from tripeaks.web.backend import solving
+from tripeaks.web.backend.solving import SOLVER_QUEUE, Solvers
 
 # A past day's board --------------------------------------------------------------------------
 

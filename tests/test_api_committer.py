@@ -16,11 +16,11 @@ import httpx
 import pytest
 from test_api_support import BASE_URL, count_commits
 
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW
-from tripeaks.store import Change, Store, Unavailable, open_store
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW
+from tripeaks.store.core import Change, Store, Unavailable, open_store
 from tripeaks.web.app import create_app
-from tripeaks.web.committer import Committer
+from tripeaks.web.backend.committer import Committer
 
 T = TypeVar("T")
 CODE = GameCode.parse("TP1-E-AAAAAAB")

@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from test_api_support import count_commits, reopen
 
-from tripeaks.game import Action, Game
+from tripeaks.engine.game import Action, Game
 from tripeaks.web.app import create_app
 
 T = TypeVar("T")

@@ -12,7 +12,7 @@ from served import serving
 from test_api_support import api
 from test_serve_wire import reply_to
 
-from tripeaks.codes import GameCode, InvalidCode
+from tripeaks.engine.codes import GameCode, InvalidCode
 
 
 @pytest.mark.parametrize(

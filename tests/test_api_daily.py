@@ -12,10 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, api, at, on_day, player_of, send, store_of
 
-from tripeaks import daily, nickname, solver
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks import daily, nickname
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.i18n import translator
+from tripeaks.solver import search as solver
 
 COOKIE = "tripeaks_player"
 
@@ -651,7 +652,7 @@ def test_serve_takes_the_daily_secret_and_refuses_a_short_one(
 ) -> None:
     from test_api_guard import served_app
 
-    from tripeaks import cli
+    from tripeaks.cli import main as cli
 
     # set here, so that the test's end puts the variable back as it was (serve sets it too)
     monkeypatch.setenv(daily.SECRET_VARIABLE, "the environment's secret, overridden")
@@ -675,7 +676,7 @@ def test_ranks_from_the_score_counts_equal_a_count_of_every_standing_ahead(
     action (the dailies row and its score's count): every rank and the board's order."""
     import random
 
-    from tripeaks.store import _FINISHED, open_store
+    from tripeaks.store.core import _FINISHED, open_store
 
     store = open_store(database)
     rng = random.Random(7)

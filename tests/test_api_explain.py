@@ -1,7 +1,7 @@
 """The solver explains, through the API (issue 16; docs/api.md "Explaining"): fair and perfect
 hints, the review of a finished game, deals of a difficulty and the statistics that count them.
 
-Every figure is checked against tripeaks/explain.py or a fresh exact solve of a game the engine
+Every figure is checked against tripeaks/solver/explain.py or a fresh exact solve of a game the engine
 replays here, on SQLite and PostgreSQL (the ``client`` fixture)."""
 
 from __future__ import annotations
@@ -31,16 +31,17 @@ from test_api_support import (
 )
 from test_explain import midgame, swapped
 
-from tripeaks import explain, solver
-from tripeaks.codes import GameCode
-from tripeaks.describe import card_name
-from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
-from tripeaks.rules import Rules
+from tripeaks.i18n.describe import card_name
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
 from tripeaks.stats import fold
-from tripeaks.variant import Scoring, Variant
-from tripeaks.web.routes import _fair_hint_out
-from tripeaks.web.solving import HintRefused, Solvers
+from tripeaks.web.api.routes import _fair_hint_out
+from tripeaks.web.backend.solving import HintRefused, Solvers
 
 NEVER_CODE = "TP1-E-AAAAABC"
 """An Easy deal no line can win."""

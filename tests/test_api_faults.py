@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, reopen, send, store_of, winning_line
 
-from tripeaks.game import DRAW, UNDO, Action
-from tripeaks.store import Store
+from tripeaks.engine.game import DRAW, UNDO, Action
+from tripeaks.store.core import Store
 
 
 def sqlite_of(client: TestClient) -> Store:

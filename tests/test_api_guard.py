@@ -13,10 +13,10 @@ import uvicorn
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, api, new_game, play_line, send, winning_line
 
-from tripeaks import cli
+from tripeaks.cli import main as cli
 from tripeaks.i18n import translator
-from tripeaks.web import guard
 from tripeaks.web.app import create_app
+from tripeaks.web.http import guard
 
 COOKIE = "tripeaks_player"
 """The player cookie of docs/api.md."""
@@ -221,7 +221,7 @@ class NotServing:
 def served_app(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
     NotServing.apps = []
     monkeypatch.setattr(uvicorn, "Server", NotServing)
-    monkeypatch.setattr("tripeaks.web.serve._settle_the_heap", lambda: None)
+    monkeypatch.setattr("tripeaks.cli.serve._settle_the_heap", lambda: None)
     assert cli.main(["serve", "--no-browser", "--port", "8123", *argv]) == 0
     (app,) = NotServing.apps
     return app
@@ -305,7 +305,7 @@ def test_no_page_loads_anything_from_another_host(client: TestClient) -> None:
 
 def test_the_page_and_its_files_go_out_gzipped_and_the_api_does_not(client: TestClient) -> None:
 
-    from tripeaks.web.routes import STATIC
+    from tripeaks.web.api.routes import STATIC
 
     for path, file in (
         ("/", "index.html"),

@@ -1,4 +1,4 @@
-"""``/healthz`` and ``/readyz`` (tripeaks/web/health.py): for a load balancer, answered by address."""
+"""``/healthz`` and ``/readyz`` (tripeaks/web/api/health.py): for a load balancer, answered by address."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, api
 
 from tripeaks.i18n import translator
-from tripeaks.store import Store
+from tripeaks.store.core import Store
 from tripeaks.web.app import create_app
 
 

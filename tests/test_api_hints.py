@@ -26,15 +26,16 @@ from hypothesis import strategies as st
 from test_api_solver import HANG, started, worker_pids
 from test_api_support import BASE_URL, STUCK_CODE, WIN_CODE, api, new_game, send
 
-from tripeaks import solver, streak
-from tripeaks.codes import CODE_SPACE, GameCode
-from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.codes import CODE_SPACE, GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
-from tripeaks.web import solver_worker
+from tripeaks.solver import search as solver
+from tripeaks.solver import streak
 from tripeaks.web.app import create_app
-from tripeaks.web.solving import SOLVER_QUEUE, Solvers
+from tripeaks.web.backend import solver_worker
+from tripeaks.web.backend.solving import SOLVER_QUEUE, Solvers
 
 T = TypeVar("T")
 

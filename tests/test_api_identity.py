@@ -15,10 +15,10 @@ from test_api_limits import assert_limited
 from test_api_support import BASE_URL, WIN_CODE, api, new_game, player_of, send, store_of
 
 from tripeaks import daily
-from tripeaks.store import Storage, UnknownGame
+from tripeaks.store.core import Storage, UnknownGame
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import rates
+from tripeaks.web.http.ratelimit import rates
 
 COOKIE = "tripeaks_player"
 MADE_UP = "madeUpPlayerId_0123456789abcdef"
@@ -138,7 +138,7 @@ def test_an_old_cookie_while_the_database_cannot_answer_is_503_not_a_new_player(
 ) -> None:
     """Who an old cookie is cannot be known then: answered 503 (retry), never as a new player,
     whose cookie would replace the old one and lose the player their games."""
-    from tripeaks.store import Unavailable
+    from tripeaks.store.core import Unavailable
 
     new_game(client, WIN_CODE)
     bare = player_of(client)
@@ -299,7 +299,7 @@ def test_the_upgrade_takes_attempts_too_fast_off_the_boards_already_played(
         with psycopg.connect(database) as pg:
             for sql in back:
                 pg.execute(sql)  # type: ignore[arg-type]
-    from tripeaks.store import open_store
+    from tripeaks.store.core import open_store
 
     store = open_store(database)  # upgraded to HEAD as it opens
     try:

@@ -1,4 +1,4 @@
-"""Rate limits (tripeaks/web/ratelimit.py): 429 with Retry-After and the Error shape, nothing changed.
+"""Rate limits (tripeaks/web/http/ratelimit.py): 429 with Retry-After and the Error shape, nothing changed.
 
 The tests make the app with tiny limits; docs/deploy.md has the real numbers. TestClient's client
 address is ``testclient``, which counts as one address.
@@ -18,7 +18,7 @@ from test_api_support import BASE_URL, WIN_CODE, new_game, play_line, send, winn
 from tripeaks.i18n import translator
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import DEFAULT_RATES, Limiter, network, rates
+from tripeaks.web.http.ratelimit import DEFAULT_RATES, Limiter, network, rates
 
 COOKIE = "tripeaks_player"
 

@@ -19,7 +19,7 @@ from test_api_support import BASE_URL, WIN_CODE
 from tripeaks.i18n import translator
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import DEFAULT_RATES, rates
+from tripeaks.web.http.ratelimit import DEFAULT_RATES, rates
 
 LOOPBACK = ("127.0.0.1", 50000)
 TOKEN = "scrape-me-0123456789"

@@ -1,4 +1,4 @@
-"""Rate limits shared by every worker on PostgreSQL (tripeaks/web/ratelimit_pg.py): a player or an
+"""Rate limits shared by every worker on PostgreSQL (tripeaks/store/ratelimits.py): a player or an
 address meets its limit once, whichever worker it reaches, and a refusal counts nothing."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from fastapi.testclient import TestClient
 from test_api_limits import COOKIE, assert_limited
 from test_api_support import BASE_URL, new_game
 
-from tripeaks.store_pg import PgStore
+from tripeaks.store.postgres import PgStore
+from tripeaks.store.ratelimits import PgCounts
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import Limiter, MemoryCounts, rates
-from tripeaks.web.ratelimit_pg import PgCounts
+from tripeaks.web.http.ratelimit import Limiter, MemoryCounts, rates
 
 
 def workers(url: str, *overrides: str, n: int = 3) -> Iterator[list[TestClient]]:

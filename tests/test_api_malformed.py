@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, store_of
 
-from tripeaks.web import errors
+from tripeaks.web.api import errors
 
 DEEP = 5000
 """Nesting far beyond Python's recursion limit (1000): the JSON decoder recurses per level."""

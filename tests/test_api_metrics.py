@@ -1,4 +1,4 @@
-"""``/metrics`` (tripeaks/web/metrics.py): what Prometheus reads counts what really happened."""
+"""``/metrics`` (tripeaks/web/http/metrics.py): what Prometheus reads counts what really happened."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from test_api_support import BASE_URL, WIN_CODE, new_game, play_line, send, winn
 from tripeaks.i18n import translator
 from tripeaks.web.app import create_app
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.ratelimit import rates
+from tripeaks.web.http.ratelimit import rates
 
 OPERATOR = ("10.0.0.7", 9090)
 """Prometheus on the private network."""

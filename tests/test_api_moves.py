@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_api_support import BASE_URL, WIN_CODE, api, new_game, play_line, winning_line
 
+from tripeaks.web.api.moves import Moves
+from tripeaks.web.api.routes import MOVES
 from tripeaks.web.app import create_app
-from tripeaks.web.moves import Moves
-from tripeaks.web.routes import MOVES
 
 
 def test_every_move_of_a_game_takes_the_short_way(

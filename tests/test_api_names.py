@@ -16,10 +16,10 @@ from test_api_support import new_game, player_of, store_of
 from test_explain_migration import rows
 
 from tripeaks import nickname
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW
 from tripeaks.i18n import translator
-from tripeaks.store import NameTaken, Storage, open_store
+from tripeaks.store.core import NameTaken, Storage, open_store
 
 COOKIE = "tripeaks_player"
 CODE = GameCode.parse("TP1-E-AAABUWI")

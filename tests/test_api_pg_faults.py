@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, new_game
 
-from tripeaks.store_pg import PgStore
+from tripeaks.store.postgres import PgStore
+from tripeaks.store.ratelimits import PgCounts
 from tripeaks.web.app import create_app
-from tripeaks.web.ratelimit import Limiter, rates
-from tripeaks.web.ratelimit_pg import PgCounts
+from tripeaks.web.http.ratelimit import Limiter, rates
 
 
 def test_a_new_database_has_the_rate_limits_table_before_any_request(postgres: str) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks import cli
+from tripeaks.cli import serve
+from tripeaks.cli import main as cli
 from tripeaks.i18n import LANGUAGES, system_language, translator
-from tripeaks.store import Store
-from tripeaks.web import serve
+from tripeaks.store.core import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,12 +18,13 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, send, winning_line
 
-from tripeaks import explain, solver
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, Action, Game
-from tripeaks.rules import Rules
-from tripeaks.web import solver_worker
-from tripeaks.web.solving import Solvers
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, Action, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
+from tripeaks.web.backend import solver_worker
+from tripeaks.web.backend.solving import Solvers
 
 HANG = 300.0
 """Seconds after which a search that never ends fails the test instead of hanging the run."""

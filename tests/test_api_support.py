@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from winning import find_win
 
 from tripeaks import daily
-from tripeaks.game import Action, Game
-from tripeaks.store import Change, Storage, Store, open_store
+from tripeaks.engine.game import Action, Game
+from tripeaks.store.core import Change, Storage, Store, open_store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"

@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 from test_api_solver import result_of
 from test_api_support import api, new_game, play_line, send
 
-from tripeaks import explain, solver, streak
-from tripeaks.game import Action, Game
+from tripeaks.engine.game import Action, Game
+from tripeaks.solver import explain, streak
+from tripeaks.solver import search as solver
 
 STUCK_BEST = "TP1-E-OHYPLZE-T"
 """A deal whose best score (85) ends stuck, above its best win (74)."""

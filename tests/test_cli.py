@@ -5,7 +5,7 @@ import sys
 
 from test_deal import DEAL_MD_VECTOR
 
-from tripeaks.cli import main
+from tripeaks.cli.main import main
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

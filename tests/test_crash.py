@@ -25,8 +25,8 @@ from typing import Any
 
 import httpx
 
-from tripeaks.game import Action, Game
-from tripeaks.web.view import game_state
+from tripeaks.engine.game import Action, Game
+from tripeaks.web.api.view import game_state
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = 22
@@ -35,8 +35,8 @@ ROUND_REQUESTS = 400
 
 ZYGOTE = r"""
 import os, signal, sys
-import uvicorn, tripeaks.web.app, tripeaks.store_pg  # the heavy imports, once before any fork
-from tripeaks.cli import main
+import uvicorn, tripeaks.web.app, tripeaks.store.postgres  # the heavy imports, once before any fork
+from tripeaks.cli.main import main
 from tripeaks.i18n import LANGUAGES, translator
 for lang in LANGUAGES:
     translator(lang)

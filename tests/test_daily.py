@@ -7,10 +7,11 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-from tripeaks import daily, solver
-from tripeaks.codes import GameCode
-from tripeaks.game import ActionKind, Game
-from tripeaks.rules import Rules
+from tripeaks import daily
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import ActionKind, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import search as solver
 
 SECRET = b"\x01" * 32
 OTHER = b"\x02" * 32

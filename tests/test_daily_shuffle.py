@@ -13,10 +13,12 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-from tripeaks import _search, daily, solver
-from tripeaks.codes import CODE_SPACE, GameCode, deal
-from tripeaks.layout import ROWS
-from tripeaks.rules import Rules
+from tripeaks import daily
+from tripeaks.engine.codes import CODE_SPACE, GameCode, deal
+from tripeaks.engine.layout import ROWS
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import _search
+from tripeaks.solver import search as solver
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = b"\x01" * 32

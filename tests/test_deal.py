@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks import Card, GameCode, InvalidCode, Rules, codes, deal
-from tripeaks.cli import format_deal
-from tripeaks.codes import CODE_SPACE, SplitMix64, deck, python_deck
+from tripeaks import Card, GameCode, InvalidCode, Rules, deal
+from tripeaks.cli.main import format_deal
+from tripeaks.engine.codes import CODE_SPACE, SplitMix64, deck, python_deck
 
 DEAL_MD_VECTOR = """\
 row 1: 7♦ 9♣ 4♦
@@ -32,38 +32,28 @@ PINNED = {
 }
 
 
-@pytest.fixture(params=["compiled", "python"])
-def dealer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Deal with the compiled shuffle (tripeaks/_search.c) and with the Python reference alone."""
-    if request.param == "python":
-        monkeypatch.setattr(codes, "_compiled_deck", None)
-    else:
-        assert codes._compiled_deck is not None, "the compiled dealing was not built"
-    return str(request.param)
-
-
 @pytest.mark.parametrize(
     "text", ["TP1-E-AAAAAAB", "TP1-C-AAAAAAB", "tp1-n-aaaaaab", "  TP1-e-AaAaAaB "]
 )
-def test_deal_md_vector_for_every_rules_letter(text: str, dealer: str) -> None:
+def test_deal_md_vector_for_every_rules_letter(text: str) -> None:
     assert format_deal(GameCode.parse(text)) == DEAL_MD_VECTOR
 
 
 @pytest.mark.parametrize(("code", "expected"), PINNED.items())
-def test_pinned_deals_never_drift(code: str, expected: str, dealer: str) -> None:
+def test_pinned_deals_never_drift(code: str, expected: str) -> None:
     assert format_deal(GameCode.parse(code)).replace("\n", "|") == expected
 
 
 @settings(max_examples=1000, deadline=None)
 @given(st.integers(min_value=0, max_value=CODE_SPACE - 1))
 def test_the_compiled_shuffle_deals_what_the_python_generator_deals(number: int) -> None:
-    from tripeaks import _search
+    from tripeaks.solver import _search
 
     assert _search.deal(number) == bytes(python_deck(number)) == deck(number)
 
 
 def test_the_compiled_shuffle_at_the_ends_of_the_codes_and_past_them() -> None:
-    from tripeaks import _search
+    from tripeaks.solver import _search
 
     for number in (0, 1, 2, 25, 26, 4015905088, 6075305298, CODE_SPACE - 2, CODE_SPACE - 1):
         assert _search.deal(number) == bytes(python_deck(number))

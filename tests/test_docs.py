@@ -16,12 +16,11 @@ from test_deal import DEAL_MD_VECTOR
 from winning import find_win
 
 from tripeaks import Card, Game, GameCode, Reason, Rules, deal
-from tripeaks import score as scoring
-from tripeaks.cards import FULL_DECK
-from tripeaks.codes import LETTERS, SplitMix64
-from tripeaks.game import UNDO_LIMIT, Slot
-from tripeaks.i18n import LANGUAGES, translator
-from tripeaks.layout import (
+from tripeaks.engine import score as scoring
+from tripeaks.engine.cards import FULL_DECK
+from tripeaks.engine.codes import LETTERS, SplitMix64
+from tripeaks.engine.game import UNDO_LIMIT, Slot
+from tripeaks.engine.layout import (
     COVERED_BY,
     COVERS,
     INDEX_IN_ROW,
@@ -33,6 +32,7 @@ from tripeaks.layout import (
     TABLEAU_SIZE,
     position,
 )
+from tripeaks.i18n import LANGUAGES, translator
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL_FORMAT = (ROOT / "docs" / "deal-format.md").read_text(encoding="utf-8")

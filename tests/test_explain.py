@@ -1,4 +1,4 @@
-"""Issue 16's library: where a game was lost, the fair hint and the grades (tripeaks/explain.py).
+"""Issue 16's library: where a game was lost, the fair hint and the grades (tripeaks/solver/explain.py).
 
 Every verdict here is checked against a fresh exact solve of a game the engine replays, never against
 the answers table the module itself uses."""
@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks import explain, solver
-from tripeaks.codes import CODE_SPACE, Deal, GameCode, deal
-from tripeaks.game import DRAW, UNDO, Action, Game
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, deal
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
 
 OPTION_SETS = ("", "D", "J", "O", "T", "DJ", "JOT", "DJOT")
 variants = st.builds(
@@ -300,7 +301,7 @@ def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
     """Play for play, with the ties drawn from the same Mersenne Twister, from any point of its
     stream (``advance`` words already drawn, so the state's index is anywhere, past a refill too)."""
     # imported here: without a compiler only the tests that need it fail
-    from tripeaks import _strategy
+    from tripeaks.solver import _strategy
 
     cards = deal(GameCode.from_number(number, variant))
     ranks = bytes(card.rank for card in cards.tableau)
@@ -316,7 +317,7 @@ def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
 
 
 def test_the_compiled_plays_refuse_malformed_tables() -> None:
-    from tripeaks import _strategy
+    from tripeaks.solver import _strategy
 
     fits, covered_by, covers = explain._tables(Rules.EASY)
     ranks, stock = bytes([1] * 28), bytes([2] * 23)

@@ -13,11 +13,11 @@ from typing import Any
 import psycopg
 from test_api_support import WIN_CODE, api, new_game, play_line, player_of, winning_line
 
-from tripeaks import migrations
-from tripeaks.rules import Rules
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
 from tripeaks.stats import figures, fold
-from tripeaks.store import open_store
-from tripeaks.variant import Variant
+from tripeaks.store import migrations
+from tripeaks.store.core import open_store
 
 ADDED = {
     "hinted_games": ("kind",),

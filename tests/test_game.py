@@ -4,8 +4,8 @@ import pytest
 from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game
 
 from tripeaks import DRAW, UNDO, Action, Card, Game, IllegalMove, Reason, Rules, Slot, Status
-from tripeaks.game import ACTION_LIMIT, UNDO_LIMIT
-from tripeaks.layout import ROWS, position
+from tripeaks.engine.game import ACTION_LIMIT, UNDO_LIMIT
+from tripeaks.engine.layout import ROWS, position
 
 
 def labels(game: Game, positions: list[int]) -> list[str]:

@@ -1,6 +1,6 @@
 """docs/rules.md §1: 28 positions in rows of 3, 6, 9 and 10; who covers whom; the three peaks."""
 
-from tripeaks.layout import CENTRE_X, COVERED_BY, COVERS, PEAK_OF, PEAKS, ROWS, position
+from tripeaks.engine.layout import CENTRE_X, COVERED_BY, COVERS, PEAK_OF, PEAKS, ROWS, position
 
 
 def test_rows_and_flat_indexes() -> None:

@@ -14,14 +14,15 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks import explain, solver, streak
-from tripeaks.cards import JOKER
-from tripeaks.cli import format_deal, main
-from tripeaks.codes import CODE_SPACE, LONG_LETTERS, ORDERS, GameCode, InvalidCode, deal
-from tripeaks.game import Game
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
+from tripeaks.cli.main import format_deal, main
+from tripeaks.engine.cards import JOKER
+from tripeaks.engine.codes import CODE_SPACE, LONG_LETTERS, ORDERS, GameCode, InvalidCode, deal
+from tripeaks.engine.game import Game
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import explain, streak
+from tripeaks.solver import search as solver
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAL_FORMAT = (ROOT / "docs" / "deal-format.md").read_text(encoding="utf-8")

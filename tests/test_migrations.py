@@ -23,15 +23,15 @@ import psycopg
 import pytest
 from schemas import pg_schema, sqlite_schema, state
 
-from tripeaks import migrations
-from tripeaks.cli import main
-from tripeaks.codes import GameCode
-from tripeaks.game import Action, Game
-from tripeaks.rules import Rules
+from tripeaks.cli.main import main
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Action, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
 from tripeaks.stats import Totals, figures
-from tripeaks.store import Storage, Store
-from tripeaks.store_pg import PgStore
-from tripeaks.variant import Variant
+from tripeaks.store import migrations
+from tripeaks.store.core import Storage, Store
+from tripeaks.store.postgres import PgStore
 
 DATA = Path(__file__).parent / "data"
 MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
@@ -195,7 +195,7 @@ def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> N
 def loaded_to_open(db: Path) -> list[str]:
     """Which of Alembic and SQLAlchemy a fresh process imported to open ``db``."""
     script = (
-        "import sys; from tripeaks.store import Store; Store(sys.argv[1]).close();"
+        "import sys; from tripeaks.store.core import Store; Store(sys.argv[1]).close();"
         " print(' '.join(m for m in ('alembic', 'sqlalchemy') if m in sys.modules))"
     )
     shown = subprocess.run(
@@ -333,7 +333,7 @@ def test_workers_starting_together_on_an_empty_database_all_come_up(postgres: st
     """Each is a process of its own, as uvicorn's workers are; the advisory lock lets one make
     the tables while the others wait, and they then find them at head."""
     script = (
-        "import sys; from tripeaks.store_pg import PgStore;"
+        "import sys; from tripeaks.store.postgres import PgStore;"
         " sys.stdin.read(); PgStore(sys.argv[1]).close(); print('up')"
     )
     workers = [
@@ -395,7 +395,7 @@ def test_migrate_makes_a_new_database_and_upgrades_postgresql(
 def test_migrate_refuses_a_newer_database_and_one_a_server_holds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tripeaks.web.serve import claim_database
+    from tripeaks.cli.serve import claim_database
 
     db = newer_file(tmp_path)
     assert main(["migrate", "--db", str(db)]) == 1

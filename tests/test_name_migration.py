@@ -15,9 +15,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from tripeaks import migrations, nickname
-from tripeaks.codes import GameCode
-from tripeaks.store import NameTaken, open_store
+from tripeaks import nickname
+from tripeaks.engine.codes import GameCode
+from tripeaks.store import migrations
+from tripeaks.store.core import NameTaken, open_store
 
 CODE = GameCode.parse("TP1-E-AAABUWI")
 NAMES = {  # player: (name, the time of their first game, or None: no game)

@@ -27,12 +27,12 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
 
-from tripeaks import store_pg
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, UNDO, Action
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action
 from tripeaks.i18n import translator
-from tripeaks.store import ActionRefused, StaleVersion, Storage
-from tripeaks.store_pg import PgStore, redacted
+from tripeaks.store import postgres as store_pg
+from tripeaks.store.core import ActionRefused, StaleVersion, Storage
+from tripeaks.store.postgres import PgStore, redacted
 from tripeaks.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent

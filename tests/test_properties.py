@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripeaks import UNDO, Action, Game, GameCode, IllegalMove, Rules
-from tripeaks.codes import CODE_SPACE
-from tripeaks.game import Slot
-from tripeaks.layout import COVERED_BY, PEAKS
+from tripeaks.engine.codes import CODE_SPACE
+from tripeaks.engine.game import Slot
+from tripeaks.engine.layout import COVERED_BY, PEAKS
 
 codes = st.builds(
     GameCode.from_number, st.integers(0, CODE_SPACE - 1), st.sampled_from(list(Rules))

@@ -4,9 +4,9 @@ import pytest
 from winning import find_win
 
 from tripeaks import Game, GameCode, IllegalMove, Reason, Rules
-from tripeaks import score as scoring
-from tripeaks.game import ActionKind
-from tripeaks.layout import PEAK_OF, PEAKS
+from tripeaks.engine import score as scoring
+from tripeaks.engine.game import ActionKind
+from tripeaks.engine.layout import PEAK_OF, PEAKS
 
 
 def won_game(code: str) -> tuple[Game, list[int]]:

@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import STUCK_CODE, WIN_CODE, new_game, send, winning_line
 
-from tripeaks.cards import Card
-from tripeaks.describe import card_name
-from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove
-from tripeaks.layout import TABLEAU_SIZE
+from tripeaks.engine.cards import Card
+from tripeaks.engine.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.i18n.describe import card_name
 
 
 def hidden(game: Game) -> set[Card]:

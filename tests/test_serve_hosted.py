@@ -11,10 +11,10 @@ import httpx
 import pytest
 from served import BOUND, serving
 
-from tripeaks import cli
-from tripeaks.web import serve
+from tripeaks.cli import serve
+from tripeaks.cli import main as cli
 from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
-from tripeaks.web.ratelimit import DEFAULT_RATES
+from tripeaks.web.http.ratelimit import DEFAULT_RATES
 
 COOKIE = "tripeaks_player"
 TOKEN = "scrape-me-0123456789"
@@ -208,8 +208,8 @@ def test_the_access_log_line_for_any_request(tmp_path: Path) -> None:
     """Whatever comes in, the line is JSON with the route's template or null, never the path."""
     from fastapi.testclient import TestClient
 
-    from tripeaks.web.accesslog import AccessLog
     from tripeaks.web.app import create_app
+    from tripeaks.web.http.accesslog import AccessLog
 
     lines: list[str] = []
     app = create_app(tmp_path / "games.db")
@@ -239,7 +239,7 @@ def serve_hash(player: str) -> str:
 
 def test_hosted_settings_go_to_worker_processes_unchanged() -> None:
     from tripeaks.web.hosting import Hosting
-    from tripeaks.web.ratelimit import rates
+    from tripeaks.web.http.ratelimit import rates
 
     settings = Hosting(
         hosted=True,

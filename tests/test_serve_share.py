@@ -19,8 +19,9 @@ from test_serve_hosted import parsed
 from test_serve_wire import closed_by_server
 from uvicorn.config import Config
 
+from tripeaks.cli import serve
 from tripeaks.i18n import system_language, translator
-from tripeaks.web import serve, wire
+from tripeaks.web.http import wire
 
 CAP = 40
 """The connection cap of the test's server; its per-client share is a tenth of it."""

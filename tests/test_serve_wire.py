@@ -1,7 +1,7 @@
 """Attacks on the wire against a real ``tripeaks serve`` process: huge heads, slow and idle clients.
 
 Each test talks raw sockets to the server as it runs for players (its own process, uvicorn, the
-guarded protocol of tripeaks/web/wire.py). Timeouts below are failure bounds, never measurements.
+guarded protocol of tripeaks/web/http/wire.py). Timeouts below are failure bounds, never measurements.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import httpx
 import pytest
 from served import BOUND, Served, serving
 
-from tripeaks.web import wire
+from tripeaks.web.http import wire
 
 
 @pytest.fixture(scope="module")

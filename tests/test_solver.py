@@ -17,10 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripeaks import DRAW, Action, Game, GameCode, Rules, solve, solver
-from tripeaks.codes import deal
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.solver import LOST, free_mask, hint, is_winnable, random_winnable_code, survey_numbers
+from tripeaks import DRAW, Action, Game, GameCode, Rules, solve
+from tripeaks.engine.codes import deal
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.solver import search as solver
+from tripeaks.solver.search import (
+    LOST,
+    free_mask,
+    hint,
+    is_winnable,
+    random_winnable_code,
+    survey_numbers,
+)
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from reference import fixed_codes, reference_search

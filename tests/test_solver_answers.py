@@ -1,4 +1,4 @@
-"""The backward pass (solver.Answers, tripeaks/_search.c's prepare) against the search and the reference.
+"""The backward pass (solver.Answers, tripeaks/solver/_search.c's prepare) against the search and the reference.
 
 It answers every position of a deal at once, from a table over the sets of cards that can be on
 the table together; the depth-first search answers one position at a time. They must agree
@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripeaks import Game, GameCode, Rules
-from tripeaks.codes import CODE_SPACE
-from tripeaks.game import DRAW
-from tripeaks.layout import COVERS, TABLEAU_SIZE
-from tripeaks.solver import (
+from tripeaks.engine.codes import CODE_SPACE
+from tripeaks.engine.game import DRAW
+from tripeaks.engine.layout import COVERS, TABLEAU_SIZE
+from tripeaks.solver.search import (
     _LYING_UNDER_BYTES,
     Answers,
     _decide,
@@ -59,7 +59,7 @@ def test_there_are_22932_table_sets_each_closed_under_what_its_cards_lie_on() ->
 )
 def test_the_compiled_backward_pass_makes_the_same_table_as_the_python_one(code: str) -> None:
     """The vector path (where built), the portable C path and Python: one table, byte for byte."""
-    from tripeaks import _search
+    from tripeaks.solver import _search
 
     game = Game.new(GameCode.parse(code))
     compiled = Answers(game.deal, game.rules, compiled=True)
@@ -163,7 +163,7 @@ def test_following_the_answers_hints_wins_the_game(code: str) -> None:
 
 
 def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
-    from tripeaks import _search
+    from tripeaks.solver import _search
 
     game = Game.new(GameCode.parse("TP1-E-QWERTYU"))
     prepared = _search.prepare(
@@ -299,5 +299,5 @@ def test_a_few_positions_decided_one_by_one_are_what_the_answers_say(
     expected = [answers.winnable_at(*position) for position in positions]
     assert winnable_positions(start.deal, rules, positions) == expected
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("tripeaks.solver.COMPILED", False)
+        patch.setattr("tripeaks.solver.search.COMPILED", False)
         assert winnable_positions(start.deal, rules, positions[:1]) == expected[:1]

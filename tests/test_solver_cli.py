@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from tripeaks.cli import main
-from tripeaks.game import Game
-from tripeaks.rules import Rules
-from tripeaks.solver import is_winnable, solve
-from tripeaks.solver_cli import survey_codes, survey_numbers_of, wilson_interval
+from tripeaks.cli.main import main
+from tripeaks.cli.solve import survey_codes, survey_numbers_of, wilson_interval
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
+from tripeaks.solver.search import is_winnable, solve
 
 
 def test_solve_prints_the_verdict_the_best_score_and_the_line(

@@ -1,4 +1,4 @@
-"""The compiled search (tripeaks/_search.c) against the same search written in Python.
+"""The compiled search (tripeaks/solver/_search.c) against the same search written in Python.
 
 Both walk the same positions in the same order, so on every position they must return the same
 line, the same count of cards left and the same count of positions visited: any slip in the port
@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripeaks import Game, GameCode, Rules
-from tripeaks.codes import CODE_SPACE
-from tripeaks.game import DRAW, Action
-from tripeaks.solver import COMPILED, _explore
+from tripeaks.engine.codes import CODE_SPACE
+from tripeaks.engine.game import DRAW, Action
+from tripeaks.solver.search import COMPILED, _explore
 
 SAMPLE = [
     "TP1-E-QWERTYU",
@@ -88,8 +88,13 @@ def test_both_searches_agree_in_mid_game(number: int, rules: Rules, choices: lis
     ],
 )
 def test_the_compiled_search_refuses_what_is_not_a_position(change: dict[str, object]) -> None:
-    from tripeaks import _search
-    from tripeaks.solver import _LYING_UNDER_BYTES, _NO_BRIDGE_BYTES, _UNDER_BYTES, _fits_table
+    from tripeaks.solver.search import (
+        _LYING_UNDER_BYTES,
+        _NO_BRIDGE_BYTES,
+        _UNDER_BYTES,
+        _fits_table,
+        _search,
+    )
 
     game = Game.new(GameCode.parse("TP1-E-QWERTYU"))
     args: dict[str, object] = {

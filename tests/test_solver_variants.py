@@ -21,10 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripeaks import DRAW, Action, Game, GameCode, Rules, solver
-from tripeaks.codes import CODE_SPACE, NotOffered, deal
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.solver import (
+from tripeaks import DRAW, Action, Game, GameCode, Rules
+from tripeaks.engine.codes import CODE_SPACE, NotOffered, deal
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.variant import Variant
+from tripeaks.solver import search as solver
+from tripeaks.solver.search import (
     COMPILED,
     LOST,
     Answers,
@@ -37,7 +39,6 @@ from tripeaks.solver import (
     solve,
     survey_numbers,
 )
-from tripeaks.variant import Variant
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from reference import fixed_codes, reference_search
@@ -142,8 +143,7 @@ def test_the_python_backward_pass_is_the_compiled_one_byte_for_byte(options: str
             cards = deal(code)
             assert Answers(cards, rules).table == _reach_table(cards, rules)
             if COMPILED:
-                from tripeaks import _search
-                from tripeaks.solver import _LYING_UNDER_BYTES, _fits_table
+                from tripeaks.solver.search import _LYING_UNDER_BYTES, _fits_table, _search
 
                 ranks = bytes(card.rank for card in cards.tableau)
                 stock = bytes(card.rank for card in cards.stock)
@@ -279,7 +279,7 @@ def test_open_peaks_has_the_standard_games_verdicts_best_wins_and_hints(rules: R
 
 def test_the_traditional_scoring_is_decided_and_its_best_win_refused() -> None:
     """The scoring decides no move: a -T code is won or lost as the same deal under ours, in the
-    survey too; its best win is the streak search's (tripeaks/streak.py), so solve refuses it."""
+    survey too; its best win is the streak search's (tripeaks/solver/streak.py), so solve refuses it."""
     for options in ("T", "DT", "JOT", "DJOT"):
         code = GameCode.parse(f"TP1-C-AAAAAAB-{options}")
         ours = GameCode.parse(

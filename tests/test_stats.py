@@ -18,13 +18,13 @@ from test_api_support import (
     winning_line,
 )
 
-from tripeaks import explain
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, Game
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
+from tripeaks.solver import explain
 from tripeaks.stats import figures, fold, recent, summarize
-from tripeaks.store import Result, Store
-from tripeaks.variant import Variant
+from tripeaks.store.core import Result, Store
 
 
 def result(outcome: str, score: int = 500, rules: str = "E") -> Result:
@@ -61,7 +61,7 @@ def get_stuck(client: TestClient) -> dict[str, Any]:
 
 
 def stats_best_share(score: int, code: str = WIN_CODE) -> float:
-    from tripeaks import solver
+    from tripeaks.solver import search as solver
 
     best = solver.solve(code).final_score
     assert best is not None
@@ -250,7 +250,7 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
         client.cookies.set("tripeaks_player", player)
         rebuilt = client.get("/api/stats").json()
     honest = ("winnable_played", "winnable_won", "won_with_hints", "won_without_hints")
-    from tripeaks import solver
+    from tripeaks.solver import search as solver
 
     winnable = sum(solver.is_winnable(r.code) for r in log)
     assert [r.winnable for r in log] == [solver.is_winnable(r.code) for r in log]
@@ -271,7 +271,7 @@ def test_each_scoring_and_variant_is_counted_apart(tmp_path: Path) -> None:
     /api/stats shows the standard ones as ever and the others under `variants`."""
     from winning import find_win
 
-    from tripeaks.store import new_id
+    from tripeaks.store.core import new_id
 
     player = new_id()  # one the server would have issued, for its cookie
     db = tmp_path / "games.db"

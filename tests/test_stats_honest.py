@@ -11,10 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, play_line, send, winning_line
 
-from tripeaks import explain, solver
 from tripeaks import stats as stats_module
-from tripeaks.codes import GameCode
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
 
 
 def lost_deal() -> str:
@@ -73,8 +74,8 @@ def test_a_win_keeps_the_solver_workers_verdict_and_judges_nothing_under_the_loc
         raise AssertionError(f"{code} searched or graded in the web process")
 
     stats_module.judge.cache_clear()
-    monkeypatch.setattr("tripeaks.solver.solve", in_process)
-    monkeypatch.setattr("tripeaks.explain.grade", in_process)
+    monkeypatch.setattr("tripeaks.solver.search.solve", in_process)
+    monkeypatch.setattr("tripeaks.solver.explain.grade", in_process)
     won = play_line(client, game, line[-1:])[-1]
     assert won["status"] == "won"
     stats = easy(client)

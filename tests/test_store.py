@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from winning import find_win
 
-from tripeaks import store as store_module
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, UNDO, Action, Game, Reason, Status
-from tripeaks.store import (
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action, Game, Reason, Status
+from tripeaks.store import core as store_module
+from tripeaks.store.core import (
     ActionRefused,
     RequestIdReused,
     StaleVersion,

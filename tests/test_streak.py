@@ -1,4 +1,4 @@
-"""The traditional scoring's best score (tripeaks/streak.py, compiled and in Python) against an
+"""The traditional scoring's best score (tripeaks/solver/streak.py, compiled and in Python) against an
 exhaustive search through the engine itself, and every best line replayed in the engine."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripeaks import streak
-from tripeaks.codes import CODE_SPACE, GameCode
-from tripeaks.game import DRAW, Action, ActionKind, Game, Status
-from tripeaks.rules import Rules
-from tripeaks.solver import solve
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.codes import CODE_SPACE, GameCode
+from tripeaks.engine.game import DRAW, Action, ActionKind, Game, Status
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import streak
+from tripeaks.solver.search import solve
 
 BOTH = (Rules.EASY, Rules.CLASSIC)
 
@@ -313,14 +313,14 @@ def test_a_stuck_ending_can_beat_every_win() -> None:
 
 
 def test_the_package_answers_without_the_extension() -> None:
-    """Installed without a C compiler, tripeaks.streak still imports and answers, in Python, as
+    """Installed without a C compiler, tripeaks.solver.streak still imports and answers, in Python, as
     the compiled search does."""
     game = sample(Rules.EASY, 1, 14, seed=5)[0]
     assert game.code is not None
     script = (
-        "import sys; sys.modules['tripeaks._streak'] = None\n"
-        "from tripeaks import streak\n"
-        "from tripeaks.game import Game\n"
+        "import sys; sys.modules['tripeaks.solver._streak'] = None\n"
+        "from tripeaks.solver import streak\n"
+        "from tripeaks.engine.game import Game\n"
         "game = Game.replay(sys.argv[1], sys.argv[2:])\n"
         "answer = streak.best_score(game)\n"
         "print(streak.COMPILED, answer.score, answer.win_score)\n"
@@ -338,7 +338,7 @@ def test_the_package_answers_without_the_extension() -> None:
 
 
 def test_the_extension_refuses_a_malformed_position() -> None:
-    from tripeaks import _streak
+    from tripeaks.solver import _streak
 
     ranks, stock = bytes([1] * 28), bytes([2] * 23)
     fits, layout = streak._fits_bytes(Rules.EASY), streak._LAYOUT

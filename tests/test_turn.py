@@ -6,10 +6,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, UNDO, Action, ActionKind, Game, IllegalMove, Place, Reason, Status
-from tripeaks.layout import PEAKS
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import (
+    DRAW,
+    UNDO,
+    Action,
+    ActionKind,
+    Game,
+    IllegalMove,
+    Place,
+    Reason,
+    Status,
+)
+from tripeaks.engine.layout import PEAKS
+from tripeaks.engine.rules import Rules
 
 codes = st.builds(
     GameCode,

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tripeaks import Card, GameCode, InvalidCode, Rules, deal
-from tripeaks.cards import JOKER
-from tripeaks.cli import format_deal
-from tripeaks.codes import CODE_SPACE, joker_place
-from tripeaks.layout import ROWS
-from tripeaks.variant import STANDARD, Scoring, Variant
+from tripeaks.cli.main import format_deal
+from tripeaks.engine.cards import JOKER
+from tripeaks.engine.codes import CODE_SPACE, joker_place
+from tripeaks.engine.layout import ROWS
+from tripeaks.engine.variant import STANDARD, Scoring, Variant
 
 DEAL_FORMAT = (Path(__file__).parent.parent / "docs" / "deal-format.md").read_text(encoding="utf-8")
 OPTION_VECTOR_RE = re.compile(

@@ -5,11 +5,11 @@ import pytest
 from winning import find_win
 
 from tripeaks import DRAW, UNDO, Game, GameCode, IllegalMove, Reason, Rules, deal
-from tripeaks import score as scoring
-from tripeaks.cards import JOKER, Card, Suit
-from tripeaks.describe import card_name
-from tripeaks.game import ActionKind, Slot
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine import score as scoring
+from tripeaks.engine.cards import JOKER, Card, Suit
+from tripeaks.engine.game import ActionKind, Slot
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.i18n.describe import card_name
 
 # Traditional scoring ------------------------------------------------------------------------
 

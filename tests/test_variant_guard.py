@@ -11,10 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, send
 
-from tripeaks import GameCode, codes
-from tripeaks.cli import main
-from tripeaks.codes import OPTION_LETTERS, NotOffered, offered
-from tripeaks.game import DRAW, Game
+from tripeaks import GameCode
+from tripeaks.cli.main import main
+from tripeaks.engine import codes
+from tripeaks.engine.codes import OPTION_LETTERS, NotOffered, offered
+from tripeaks.engine.game import DRAW, Game
 
 REFUSAL = {
     "en": "This code has options that are not offered yet: traditional scoring."
@@ -182,7 +183,7 @@ def test_every_command_refuses_an_option_not_offered(
 def test_the_solver_decides_the_traditional_scoring_and_leaves_its_best_win_to_streak(
     compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tripeaks import solver
+    from tripeaks.solver import search as solver
 
     monkeypatch.setattr(solver, "COMPILED", compiled and solver.COMPILED)
     game = Game.new(CODE)

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripeaks import UNDO, Action, Game, GameCode, IllegalMove, Rules
-from tripeaks.cards import Card
-from tripeaks.codes import CODE_SPACE
-from tripeaks.game import ActionKind, Slot
-from tripeaks.layout import COVERED_BY, PEAKS
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.cards import Card
+from tripeaks.engine.codes import CODE_SPACE
+from tripeaks.engine.game import ActionKind, Slot
+from tripeaks.engine.layout import COVERED_BY, PEAKS
+from tripeaks.engine.variant import Scoring, Variant
 
 
 def variant_codes(options: st.SearchStrategy[str]) -> st.SearchStrategy[GameCode]:

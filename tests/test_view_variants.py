@@ -3,8 +3,8 @@ what a peak earned are drawn as the engine says (the page is offered them once t
 
 from winning import find_win
 
-from tripeaks.game import DRAW, Game
-from tripeaks.web.view import game_state
+from tripeaks.engine.game import DRAW, Game
+from tripeaks.web.api.view import game_state
 
 
 def test_an_empty_discard_is_sent_as_none_and_the_state_names_the_variant() -> None:

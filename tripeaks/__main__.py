@@ -2,6 +2,6 @@
 
 import sys
 
-from tripeaks.cli import main
+from tripeaks.cli.main import main
 
 sys.exit(main())

@@ -29,11 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from tripeaks import solver
-from tripeaks.codes import GameCode, fair_below, fisher_yates
-from tripeaks.game import ActionKind, Game
-from tripeaks.layout import PEAK_MASKS
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode, fair_below, fisher_yates
+from tripeaks.engine.game import ActionKind, Game
+from tripeaks.engine.layout import PEAK_MASKS
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import search as solver
 
 SECRET_VARIABLE = "TRIPEAKS_DAILY_SECRET"
 """The operator's secret (``tripeaks serve --daily-secret`` sets it for every worker)."""

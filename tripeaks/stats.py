@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from tripeaks.rules import Rules
-from tripeaks.variant import Variant
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
 
 if TYPE_CHECKING:
-    from tripeaks.codes import GameCode
-    from tripeaks.store import Result
+    from tripeaks.engine.codes import GameCode
+    from tripeaks.store.core import Result
 
 RECENT = 20
 """How many of the latest counted games the statistics list."""
@@ -112,7 +112,8 @@ def judge(code: GameCode) -> Verdict | None:
     judged)."""
     if code.options:
         return None
-    from tripeaks import explain, solver
+    from tripeaks.solver import explain
+    from tripeaks.solver import search as solver
 
     solution = solver.solve(code)
     return Verdict(solution.winnable, solution.final_score, explain.grade(code).value)

@@ -11,10 +11,9 @@ import pytest
 from playwright.sync_api import Page, Request, expect
 from tripeaks_page import EXAMPLE_CODE, WIN_CODE, choose, no_violations, open_settings, winning_line
 
-from tripeaks import explain
-from tripeaks.game import DRAW, Action, Game, Status
+from tripeaks.engine.game import DRAW, Action, Game, Status
 from tripeaks.i18n import messages
-from tripeaks.solver import solve
+from tripeaks.solver import explain, solve
 
 LOST_CODE = "TP1-E-AAAAAAD"
 """A winnable deal; lost_line() leaves it stuck a few moves before the end of a best win."""

@@ -15,7 +15,7 @@ from tripeaks_page import (
     winning_line,
 )
 
-from tripeaks.game import Action, ActionKind, Game
+from tripeaks.engine.game import Action, ActionKind, Game
 
 ARROWS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")
 
@@ -137,7 +137,7 @@ def test_live_region_after_a_removal_a_draw_and_a_refusal(new_page):
     expect(live(page)).to_contain_text("3 of clubs")  # the card it turned over
     stock(page).click()
     first_stock = Game.new(EXAMPLE_CODE).deal.stock[0]
-    from tripeaks.describe import card_name
+    from tripeaks.i18n.describe import card_name
 
     expect(live(page)).to_contain_text(card_name(first_stock, "en"))
     expect(moves(page)).to_have_text("4")

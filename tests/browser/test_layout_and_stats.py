@@ -17,7 +17,7 @@ from tripeaks_page import (
     winning_line,
 )
 
-from tripeaks.game import Action
+from tripeaks.engine.game import Action
 
 SIZES = [(360, 640), (1920, 1080), (640, 360), (768, 1024)]
 MID_GAME = [Action.play(21), Action.play(19), Action.play(22), Action.parse("draw")]

@@ -23,7 +23,7 @@ from tripeaks_page import (
     winning_line,
 )
 
-from tripeaks.game import Action, ActionKind, Game, Turn
+from tripeaks.engine.game import Action, ActionKind, Game, Turn
 
 RECORD = """() => {
   window.recorded = [];

@@ -19,7 +19,7 @@ from tripeaks_page import (
     winning_line,
 )
 
-from tripeaks.game import DRAW, Action, Game
+from tripeaks.engine.game import DRAW, Action, Game
 
 
 def test_a_deal_is_won_by_clicking(new_page, artifacts):

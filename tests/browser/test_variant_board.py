@@ -1,6 +1,6 @@
 """The page draws a game with options as its state says: an empty discard as an empty place, the joker
 as a card of its own, every card face up with open peaks (those still covered dimmed, and named so).
-The first tests serve the real view's states (tripeaks.web.view.game_state) of engine games in place of
+The first tests serve the real view's states (tripeaks.web.api.view.game_state) of engine games in place of
 the stored game, to show a chosen moment; the last ones choose the options in the New game window and
 play whole games through the server as a player would."""
 
@@ -13,10 +13,10 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from tripeaks_page import WIN_CODE, choose, click_line, moves, no_violations
 
-from tripeaks import streak
-from tripeaks.describe import card_name
-from tripeaks.game import Action, Game
-from tripeaks.web.view import game_state
+from tripeaks.engine.game import Action, Game
+from tripeaks.i18n.describe import card_name
+from tripeaks.solver import streak
+from tripeaks.web.api.view import game_state
 
 LOCALES = {"en": "en-US", "fi": "fi-FI", "ca": "ca-ES"}
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page, expect
 
-from tripeaks.describe import card_name
-from tripeaks.game import Action, ActionKind, Game
-from tripeaks.solver import solve
+from tripeaks.engine.game import Action, ActionKind, Game
+from tripeaks.i18n.describe import card_name
+from tripeaks.solver.search import solve
 
 WIN_CODE = "TP1-E-AAAAAAC"
 """A deal the tests win; its winning line comes from the solver."""

@@ -28,11 +28,11 @@ from pathlib import Path
 from schemas import state
 from winning import find_win
 
-from tripeaks.codes import GameCode
-from tripeaks.game import DRAW, UNDO, Action, Game
-from tripeaks.rules import Rules
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.rules import Rules
 from tripeaks.stats import summarize
-from tripeaks.store import Store
+from tripeaks.store.core import Store
 
 WIN = GameCode.parse("TP1-E-AAAAAAB")
 """Winnable (tests/winning.py finds a line); more deals come from the same search."""
@@ -147,7 +147,7 @@ def pg_schema(url: str, out: Path) -> None:
     """The schema the old PgStore makes on an empty database (tests/schemas.py on the path)."""
     from schemas import pg_schema as dump
 
-    from tripeaks.store_pg import PgStore
+    from tripeaks.store.postgres import PgStore
 
     PgStore(url).close()
     out.write_text(json.dumps(dump(url), indent=1) + "\n")

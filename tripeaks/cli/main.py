@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tripeaks.codes import GameCode, InvalidCode, NotOffered, deal, offered
-from tripeaks.game import Game
+from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offered
+from tripeaks.engine.game import Game
+from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import LANGUAGES
-from tripeaks.layout import ROWS
 
 
 def _code(text: str) -> GameCode:
@@ -46,7 +46,7 @@ def cmd_describe(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tripeaks.terminal import play
+    from tripeaks.cli.terminal import play
 
     return play(args.code, args.lang, args.rules)
 
@@ -57,9 +57,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     import sqlite3
     from pathlib import Path
 
-    from tripeaks import migrations
+    from tripeaks.cli import serve
     from tripeaks.i18n import system_language, translator
-    from tripeaks.web import serve
+    from tripeaks.store import migrations
 
     say = translator(system_language())
     db: Path | str = args.db
@@ -101,7 +101,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def _redacted(url: str) -> str:
-    from tripeaks.store_pg import redacted
+    from tripeaks.store.postgres import redacted
 
     return redacted(url)
 
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
 
-    from tripeaks.web.serve import database
+    from tripeaks.cli.serve import database
 
     migrate_cmd = commands.add_parser(
         "migrate", help="upgrade the database's schema (servers also do it at start)"
@@ -141,11 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     migrate_cmd.set_defaults(run=cmd_migrate)
 
-    from tripeaks.solver_cli import add_commands
+    from tripeaks.cli.solve import add_commands
 
     add_commands(commands)
 
-    from tripeaks.web.serve import add_command as add_serve
+    from tripeaks.cli.serve import add_command as add_serve
 
     add_serve(commands)
     return parser

@@ -88,7 +88,7 @@ def free_port(host: str, start: int = DEFAULT_PORT, tries: int = PORT_TRIES) -> 
 
 def add_command(subparsers: Any) -> None:
     """Register ``serve`` on the CLI's subparsers."""
-    from tripeaks.web import wire
+    from tripeaks.web.http import wire
 
     cmd = subparsers.add_parser("serve", help="play in the browser (the default command)")
     cmd.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (127.0.0.1)")
@@ -228,7 +228,7 @@ def is_hosted(args: argparse.Namespace) -> bool:
 def hosting(args: argparse.Namespace) -> Hosting:
     """The app's hosted settings from the options; ValueError says which one is wrong."""
     from tripeaks.web.hosting import PRIVATE_NETWORKS, TOKEN_LENGTH, Hosting
-    from tripeaks.web.ratelimit import rates
+    from tripeaks.web.http.ratelimit import rates
 
     hosted = is_hosted(args)
     allow = tuple(args.metrics_allow) or PRIVATE_NETWORKS
@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     if claim is None:
         _say("serve.db_in_use", db=db, pid=holder)
         return 1
-    from tripeaks.migrations import NewerSchema, NotOurs
+    from tripeaks.store.migrations import NewerSchema, NotOurs
 
     try:
         app = create_app(db, allowed_hosts=names, hosting=settings)
@@ -308,12 +308,12 @@ def run(args: argparse.Namespace) -> int:
 def _serve_shared(
     args: argparse.Namespace, url: str, host: str, port: int, settings: Hosting
 ) -> int:
-    from tripeaks.store import Unavailable
-    from tripeaks.store_pg import redacted
+    from tripeaks.store.core import Unavailable
+    from tripeaks.store.postgres import redacted
     from tripeaks.web.app import create_app
 
     hosts = allowed_hosts(host, args.allowed_host)
-    from tripeaks.migrations import NewerSchema, NotOurs
+    from tripeaks.store.migrations import NewerSchema, NotOurs
 
     try:
         app = create_app(url, allowed_hosts=hosts, hosting=settings)
@@ -323,7 +323,7 @@ def _serve_shared(
     if args.workers > 1:  # each worker process makes its own app (and pool) from the environment
         import uvicorn
 
-        from tripeaks.web import wire
+        from tripeaks.web.http import wire
 
         app.state.backend.store.close()  # it made the tables and proved the database is there
         app.state.backend.solvers.close()
@@ -343,7 +343,7 @@ def _serve_shared(
             workers=args.workers,
             log_level="warning",
             access_log=False,
-            http="tripeaks.web.wire:WorkerHttp",
+            http="tripeaks.web.http.wire:WorkerHttp",
             h11_max_incomplete_event_size=wire.MAX_HEAD,
             proxy_headers=args.behind_proxy,
             forwarded_allow_ips=args.forwarded_allow_ips,
@@ -360,7 +360,7 @@ def _url(host: str, port: int) -> str:
 
 def _guarded(args: argparse.Namespace) -> Any:
     """The HTTP protocol with the head cap, the read deadline and the connection cap (wire.py)."""
-    from tripeaks.web import wire
+    from tripeaks.web.http import wire
 
     return wire.GuardedHttp.limited(
         read_timeout=args.read_timeout,
@@ -372,7 +372,7 @@ def _guarded(args: argparse.Namespace) -> Any:
 def _address_share(args: argparse.Namespace) -> int | None:
     """Open connections one client may hold: a share of the cap when hosted (wire.py), none for
     the local app's one player."""
-    from tripeaks.web import wire
+    from tripeaks.web.http import wire
 
     return wire.address_share(args.max_connections) if is_hosted(args) else None
 
@@ -388,7 +388,7 @@ def _warn_of_an_undeclared_proxy(args: argparse.Namespace) -> None:
 def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
     import uvicorn
 
-    from tripeaks.web import wire
+    from tripeaks.web.http import wire
 
     _settle_the_heap()
     server = uvicorn.Server(
@@ -423,7 +423,7 @@ def _say(key: str, *, on_stdout: bool = False, **values: object) -> None:
 
 def allowed_hosts(host: str, extra: list[str]) -> list[str]:
     """The host names to answer to: loopback's, the address listened on, and ``--allowed-host``."""
-    from tripeaks.web import guard
+    from tripeaks.web.http import guard
 
     names = [*guard.DEFAULT_HOSTS, *map(guard.host_pattern, extra)]
     with contextlib.suppress(ValueError):  # not a host name: uvicorn says what is wrong
@@ -432,7 +432,7 @@ def allowed_hosts(host: str, extra: list[str]) -> list[str]:
 
 
 def _host_name(text: str) -> str:
-    from tripeaks.web import guard
+    from tripeaks.web.http import guard
 
     try:
         return guard.host_pattern(text)

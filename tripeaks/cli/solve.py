@@ -15,13 +15,21 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, TextIO
 
-from tripeaks import streak
-from tripeaks.codes import CODE_SPACE, GameCode, InvalidCode, NotOffered, SplitMix64, deal, offered
-from tripeaks.game import Action, ActionKind
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.solver import LOST, solve, survey_numbers
-from tripeaks.variant import Scoring
+from tripeaks.engine.codes import (
+    CODE_SPACE,
+    GameCode,
+    InvalidCode,
+    NotOffered,
+    SplitMix64,
+    deal,
+    offered,
+)
+from tripeaks.engine.game import Action, ActionKind
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring
+from tripeaks.solver import streak
+from tripeaks.solver.search import LOST, solve, survey_numbers
 
 STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tripeaks.codes import GameCode
-from tripeaks.describe import card_name
-from tripeaks.game import Game, IllegalMove
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Game, IllegalMove
+from tripeaks.engine.rules import Rules
 from tripeaks.i18n import translator
-from tripeaks.rules import Rules
+from tripeaks.i18n.describe import card_name
 
 _HELP = "commands: a number plays that free card, d draws, u undoes, n new game, q quits"
 

@@ -7,7 +7,7 @@ makes up or is dealt at random. A TP2 code (the long form) writes out the whole 
 The deal of the day is dealt from the server's secret and published in this form after its day.
 
 The generator is written out here rather than borrowed from a library so that a code written
-down today deals the same cards in every later version. The compiled solver (tripeaks/_search.c)
+down today deals the same cards in every later version. The compiled solver (tripeaks/solver/_search.c)
 deals the same way about a hundred times faster; ``deal`` uses it when it was built, and the tests
 pin it card for card against ``python_deck`` here, the reference.
 """
@@ -22,16 +22,10 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from tripeaks.cards import FULL_DECK, JOKER, Card
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import OPTION_LETTERS, OPTION_NAMES, Variant
-
-_compiled_deck: Callable[[int], bytes] | None
-try:
-    from tripeaks._search import deal as _compiled_deck
-except ImportError:  # installed without a C compiler: the Python generator deals alone
-    _compiled_deck = None
+from tripeaks.engine.cards import FULL_DECK, JOKER, Card
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import OPTION_LETTERS, OPTION_NAMES, Variant
 
 FORMAT = "TP1"
 LETTERS = 7
@@ -377,12 +371,13 @@ def joker_place(number: int, stock_size: int) -> int:
     return _shuffled(number)[1].below(stock_size + 1)
 
 
+@functools.lru_cache(maxsize=1024)
 def deck(number: int) -> bytes:
-    """The shuffled deck of deal ``number``, one card index a byte: compiled when built."""
+    """The shuffled deck of deal ``number``, one card index a byte. The engine deals in Python
+    alone (about 30 µs a deck, kept for the deals in play); the solver's compiled search deals
+    for itself when it surveys millions."""
     if not 0 <= number < CODE_SPACE:
         raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
-    if _compiled_deck is not None:
-        return _compiled_deck(number)
     return bytes(python_deck(number))
 
 

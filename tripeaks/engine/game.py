@@ -13,12 +13,19 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from tripeaks import score as scoring
-from tripeaks.cards import JOKER_RANK, Card, Suit
-from tripeaks.codes import Deal, GameCode, deal
-from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine import score as scoring
+from tripeaks.engine.cards import JOKER_RANK, Card, Suit
+from tripeaks.engine.codes import Deal, GameCode, deal
+from tripeaks.engine.layout import (
+    ALL_MASK,
+    COVERED_BY_MASK,
+    COVERS,
+    PEAK_MASKS,
+    PEAK_OF,
+    TABLEAU_SIZE,
+)
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
 
 UNDO_LIMIT = 100
 """How many of the most recent actions can be taken back."""
@@ -409,7 +416,7 @@ class Game:
 
     def describe(self, lang: str = "en") -> str:
         """The whole board in one sentence (docs/rules.md §7), for screen readers."""
-        from tripeaks.describe import describe
+        from tripeaks.i18n.describe import describe
 
         return describe(self, lang)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from tripeaks.cards import ACE, KING
+from tripeaks.engine.cards import ACE, KING
 
 
 class Rules(Enum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from tripeaks.rules import Rules
+from tripeaks.engine.rules import Rules
 
 
 class Scoring(Enum):

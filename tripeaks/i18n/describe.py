@@ -5,13 +5,13 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tripeaks.cards import ACE, JACK, KING, QUEEN, Card
-from tripeaks.game import Slot
+from tripeaks.engine.cards import ACE, JACK, KING, QUEEN, Card
+from tripeaks.engine.game import Slot
+from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import translator
-from tripeaks.layout import ROWS
 
 if TYPE_CHECKING:
-    from tripeaks.game import Game
+    from tripeaks.engine.game import Game
 
 _NAMED_RANKS = {ACE: "card.ace", JACK: "card.jack", QUEEN: "card.queen", KING: "card.king"}
 

@@ -1608,7 +1608,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "tripeaks._search",
+    PyModuleDef_HEAD_INIT, "tripeaks.solver._search",
     "The solver's depth-first search, compiled (see tripeaks/solver.py).", -1, methods,
 };
 

@@ -1,4 +1,4 @@
-"""The compiled search of tripeaks/_search.c; tripeaks.solver is its only caller."""
+"""The compiled search of tripeaks/solver/_search.c; tripeaks.solver.search is its only caller."""
 
 def solve(
     ranks: bytes,

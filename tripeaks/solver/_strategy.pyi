@@ -1,4 +1,4 @@
-"""The compiled plays of tripeaks/_strategy.c; tripeaks.explain is its only caller."""
+"""The compiled plays of tripeaks/solver/_strategy.c; tripeaks.solver.explain is its only caller."""
 
 def plays_won(
     ranks: bytes,

@@ -1,4 +1,4 @@
-"""The compiled best score of tripeaks/_streak.c; tripeaks.streak is its only caller."""
+"""The compiled best score of tripeaks/solver/_streak.c; tripeaks.solver.streak is its only caller."""
 
 def best(
     ranks: bytes,

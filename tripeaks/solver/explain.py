@@ -2,7 +2,7 @@
 how hard a deal is for a player who sees only that (issue 16; docs/solver.md "Explaining").
 
 Everything here asks the exact solver's public answers (``solver.Answers``, ``solver.solve``,
-``solver.is_winnable``); the engine (tripeaks/game.py) replays every line, so no rule is decided here.
+``solver.is_winnable``); the engine (tripeaks/engine/game.py) replays every line, so no rule is decided here.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
-from tripeaks import solver
-from tripeaks.cards import JOKER, Card
-from tripeaks.codes import Deal, GameCode, deal
-from tripeaks.game import DRAW, Action, ActionKind, Game
-from tripeaks.layout import ALL_MASK, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring
+from tripeaks.engine.cards import JOKER, Card
+from tripeaks.engine.codes import Deal, GameCode, deal
+from tripeaks.engine.game import DRAW, Action, ActionKind, Game
+from tripeaks.engine.layout import ALL_MASK, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring
+from tripeaks.solver import search as solver
 
-try:  # the strategy's plays compiled (tripeaks/_strategy.c); the same count in Python without it
-    from tripeaks import _strategy
+try:  # the strategy's plays compiled (tripeaks/solver/_strategy.c); the same count in Python without it
+    from tripeaks.solver import _strategy
 
     COMPILED = True
 except ImportError:  # pragma: no cover - only without a C compiler
@@ -265,7 +265,7 @@ def _fits_rows(rules: Rules) -> tuple[tuple[bool, ...], ...]:
 
 @lru_cache(maxsize=2)
 def _tables(rules: Rules) -> tuple[bytes, bytes, bytes]:
-    """What tripeaks/_strategy.c is handed besides the deal: _fits_rows as 14x14 bytes, and each
+    """What tripeaks/solver/_strategy.c is handed besides the deal: _fits_rows as 14x14 bytes, and each
     position's COVERED_BY_MASK and the mask of COVERS as little-endian 32-bit words."""
     fits = bytes(fit for row in _fits_rows(rules) for fit in row)
     covers = tuple(sum(1 << q for q in under) for under in COVERS)

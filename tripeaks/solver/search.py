@@ -25,9 +25,9 @@ more draws allowed is lost with fewer.
 The variants of our scoring are answered too: open peaks changes nothing a search can know, and an
 empty discard or a joker on top is the top rank WILD (0), on which any card goes; the joker in the
 stock is a stock card of rank 0 (docs/solver.md "The variants"). Whether a game can be won is
-answered under the traditional scoring too; its best score is tripeaks/streak.py's.
+answered under the traditional scoring too; its best score is tripeaks/solver/streak.py's.
 
-The search runs compiled (tripeaks/_search.c, built with the package) and falls back on the same
+The search runs compiled (tripeaks/solver/_search.c, built with the package) and falls back on the same
 search in Python here when no C compiler was at hand; both visit the same positions in the same order.
 Compiled, ``is_winnable`` caps the search and hands the rest to the backward pass of ``Answers``, and
 ``solve`` finds the best win by backward passes (``Answers.solve``); docs/solver.md has the why.
@@ -41,11 +41,11 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from tripeaks import score as scoring
-from tripeaks.cards import FULL_DECK, JOKER_RANK
-from tripeaks.codes import Deal, GameCode, NotOffered, deal
-from tripeaks.game import DRAW, Action, Game
-from tripeaks.layout import (
+from tripeaks.engine import score as scoring
+from tripeaks.engine.cards import FULL_DECK, JOKER_RANK
+from tripeaks.engine.codes import Deal, GameCode, NotOffered, deal
+from tripeaks.engine.game import DRAW, Action, Game
+from tripeaks.engine.layout import (
     COVERED_BY,
     COVERED_BY_MASK,
     COVERS,
@@ -53,11 +53,11 @@ from tripeaks.layout import (
     PEAK_OF,
     TABLEAU_SIZE,
 )
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring, Variant
 
 try:
-    from tripeaks import _search
+    from tripeaks.solver import _search
 
     COMPILED = True
 except ImportError:  # installed without a C compiler: the same search in Python, ~100x slower
@@ -406,7 +406,7 @@ def _known(variant: Variant, scored: bool) -> bool:
     ``scored``) it answers for every variant and either scoring: open peaks changes nothing it can
     know, an empty discard and the joker are its wildcard, and the scoring decides no move. The best
     win (``scored``) it answers under our scoring alone: the traditional scoring's best score is
-    another search (tripeaks/streak.py)."""
+    another search (tripeaks/solver/streak.py)."""
     return not scored or variant.scoring is Scoring.OURS
 
 
@@ -459,7 +459,7 @@ def _replayed_score(game: Game, line: tuple[Action, ...]) -> int:
 
 def _line_score(game: Game, steps: bytes) -> int:
     """The score the engine reports after the compiled line ``steps``, by the engine's own scoring
-    of a draw and a play (tripeaks/score.py) without replaying the game: a replay through the
+    of a draw and a play (tripeaks/engine/score.py) without replaying the game: a replay through the
     engine costs a millisecond; the tests replay every line and compare."""
     return _score_after(game.score, game.present, steps)
 
@@ -775,7 +775,8 @@ def _start_ranks(code: GameCode) -> tuple[bytes, bytes, int]:
         tableau = bytes(card.rank for card in cards.tableau)
         stock = bytes(card.rank for card in cards.stock)
         return tableau, stock, WILD if cards.discard is None else cards.discard.rank
-    ranks = code.deck().translate(_RANK_OF_CARD)
+    deck = code.deck() if code.long else _search.deal(code.number)
+    ranks = deck.translate(_RANK_OF_CARD)
     return ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], ranks[TABLEAU_SIZE]
 
 

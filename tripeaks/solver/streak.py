@@ -1,7 +1,7 @@
 """The exact best score of a game under the traditional scoring, and a line that reaches it.
 
 Under our scoring every win costs the same 28 removals, so the best win is the fewest draws
-(tripeaks/solver.py). Under the traditional scoring (docs/rules.md "Scoring and variants") it is
+(tripeaks/solver/search.py). Under the traditional scoring (docs/rules.md "Scoring and variants") it is
 not: the n-th card of a streak scores n and a draw costs 5, so a draw that lets a longer streak
 follow can be worth it. The search here therefore keeps the streak in its state: a position is the
 cards present (a 28-bit mask), the cards drawn, the rank on top and the streak, and its value is the
@@ -9,7 +9,7 @@ most points the rest of the game can still earn. The peaks emptied so far follow
 present, and so does every bonus still to come.
 
 After a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw
-position depends on (present, drawn) alone. The compiled search (tripeaks/_streak.c) memoises
+position depends on (present, drawn) alone. The compiled search (tripeaks/solver/_streak.c) memoises
 exactly those and walks each run of plays between two draws depth first; it finds the best over
 every ending and the best win in one pass. Without the extension, the Python search here is a
 depth-first search with a memo over every position and a sound upper bound to prune with (every
@@ -25,15 +25,15 @@ import struct
 import sys
 from dataclasses import dataclass
 
-from tripeaks import score as scoring
-from tripeaks.codes import Deal, GameCode
-from tripeaks.game import DRAW, Action, Game
-from tripeaks.layout import COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
-from tripeaks.rules import Rules
-from tripeaks.variant import Scoring
+from tripeaks.engine import score as scoring
+from tripeaks.engine.codes import Deal, GameCode
+from tripeaks.engine.game import DRAW, Action, Game
+from tripeaks.engine.layout import COVERED_BY_MASK, PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Scoring
 
 try:
-    from tripeaks import _streak
+    from tripeaks.solver import _streak
 
     COMPILED = True
 except ImportError:  # installed without a C compiler: the Python search below
@@ -177,7 +177,7 @@ def _traditional(game_or_code: Game | GameCode | str) -> Game:
     if game.variant.scoring is not Scoring.TRADITIONAL:
         raise ValueError(
             "best_score answers the traditional scoring (a code ending in -T); "
-            "tripeaks.solver.solve answers ours"
+            "tripeaks.solver.search.solve answers ours"
         )
     if game.left:
         raise ValueError("the game was left: it has no more score to make")

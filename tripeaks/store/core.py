@@ -32,11 +32,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from tripeaks import daily, migrations
-from tripeaks.codes import GameCode
-from tripeaks.game import Action, Game, IllegalMove, Status, Turn
+from tripeaks import daily
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Action, Game, IllegalMove, Status, Turn
+from tripeaks.engine.variant import Variant
 from tripeaks.stats import Totals, Verdict, count, judge
-from tripeaks.variant import Variant
+from tripeaks.store import migrations
 
 RETRIES = 2
 """Times a batch is tried again after the database aborted it for crossing another process's
@@ -1408,7 +1409,7 @@ class Store(Storage):
 def open_store(target: str | Path) -> Storage:
     """The store for ``--db``: a ``postgresql://`` URL, or else the path of a SQLite file."""
     if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
-        from tripeaks.store_pg import PgStore
+        from tripeaks.store.postgres import PgStore
 
         return PgStore(target)
     return Store(target)

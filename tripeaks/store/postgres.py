@@ -1,6 +1,6 @@
 """Persistence in PostgreSQL, for a hosted server whose workers (and machines) share one database.
 
-Everything a store does is :class:`tripeaks.store.Storage`'s; this module brings the connections
+Everything a store does is :class:`tripeaks.store.core.Storage`'s; this module brings the connections
 (a psycopg pool: commits and reads each borrow one) and the schema. Several processes write at
 once, so the store is ``shared``: a cached game is trusted only while its stored version and
 settledness are what this process last saw, and an action's UPDATE checks the version it was
@@ -19,8 +19,17 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from tripeaks import migrations
-from tripeaks.store import _LOG, _PLAYED, _WON, Change, Db, Rows, Storage, Unavailable
+from tripeaks.store import migrations
+from tripeaks.store.core import (
+    _LOG,
+    _PLAYED,
+    _WON,
+    Change,
+    Db,
+    Rows,
+    Storage,
+    Unavailable,
+)
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
@@ -35,7 +44,7 @@ default of five minutes let the backoff grow to 8 s while the database was away,
 then opened nothing for as long after it was back."""
 SCHEMA_LOCK = 0x7472_6970
 """The advisory lock that makes workers starting together upgrade the schema one at a time
-(tripeaks.migrations takes it around the upgrade)."""
+(tripeaks.store.migrations takes it around the upgrade)."""
 
 
 def _revision(db: psycopg.Connection[Any]) -> str | None:

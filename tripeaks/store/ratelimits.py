@@ -23,8 +23,8 @@ from typing import Any
 
 import psycopg
 
-from tripeaks.store import Unavailable
-from tripeaks.web.ratelimit import Check
+from tripeaks.store.core import Unavailable
+from tripeaks.web.http.ratelimit import Check
 
 Run = Callable[[str, Sequence[Any]], list[Any]]
 """One statement on a pooled connection of the store, committed by itself (PgStore.statement)."""

@@ -15,15 +15,17 @@ from fastapi.staticfiles import StaticFiles
 
 from tripeaks import daily
 from tripeaks.stats import judge
-from tripeaks.store import Storage, open_store
-from tripeaks.web import daily_routes, errors, guard, health, identity
-from tripeaks.web.committer import Committer
-from tripeaks.web.compress import PageGzip
+from tripeaks.store.core import Storage, open_store
+from tripeaks.web.api import daily as daily_routes
+from tripeaks.web.api import errors, health
+from tripeaks.web.api.moves import Moves
+from tripeaks.web.api.routes import COOKIE, STATIC, Backend, player_cookie, router
+from tripeaks.web.backend.committer import Committer
+from tripeaks.web.backend.solving import Solvers
 from tripeaks.web.hosting import Hosting
-from tripeaks.web.moves import Moves
-from tripeaks.web.ratelimit import Counts, Limiter
-from tripeaks.web.routes import COOKIE, STATIC, Backend, player_cookie, router
-from tripeaks.web.solving import Solvers
+from tripeaks.web.http import guard, identity
+from tripeaks.web.http.compress import PageGzip
+from tripeaks.web.http.ratelimit import Counts, Limiter
 
 
 def create_app(
@@ -43,7 +45,7 @@ def create_app(
     store.judge = lambda code: solvers.known_verdict(code) or judge(code)
     meter = None
     if hosting.metrics:
-        from tripeaks.web.metrics import Meter  # prometheus is imported only when it is used
+        from tripeaks.web.http.metrics import Meter  # prometheus is imported only when it is used
 
         meter = Meter(solvers, hosting.metrics_allow, hosting.metrics_token)
 
@@ -103,7 +105,7 @@ def create_app(
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work
     guard.install(app, allowed_hosts)
     if hosting.access_log:
-        from tripeaks.web.accesslog import AccessLog
+        from tripeaks.web.http.accesslog import AccessLog
 
         app.add_middleware(AccessLog)
     if meter is not None:
@@ -116,8 +118,8 @@ def _shared_counts(store: Storage) -> Counts | None:
     """The rate limits' counts every worker shares, for a store that several workers share."""
     if not store.shared:
         return None  # one process (SQLite): its memory is the one place
-    from tripeaks.store_pg import PgStore
-    from tripeaks.web.ratelimit_pg import PgCounts
+    from tripeaks.store.postgres import PgStore
+    from tripeaks.store.ratelimits import PgCounts
 
     assert isinstance(store, PgStore)
     return PgCounts(store.statement)
@@ -127,7 +129,7 @@ def from_environment() -> FastAPI:
     """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
     the database, host names and hosted settings come from the environment serve.py set before
     starting them."""
-    from tripeaks.web import serve
+    from tripeaks.cli import serve
 
     hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
     settings = os.environ.get(serve.HOSTING_VARIABLE)

@@ -1,4 +1,4 @@
-"""Alembic's entry point: always run by tripeaks.migrations on a connection it hands over.
+"""Alembic's entry point: always run by tripeaks.store.migrations on a connection it hands over.
 
 There is no alembic.ini and no offline mode: the caller made the connection, opened its
 transaction and took the lock, so every revision (and the stamp before them) commits as one.

@@ -18,11 +18,11 @@ from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from tripeaks import daily, nickname
-from tripeaks.game import Game
+from tripeaks.engine.game import Game
 from tripeaks.i18n import translator
 from tripeaks.stats import judge
-from tripeaks.store import NameTaken, StaleVersion, Standing, Storage
-from tripeaks.web.daily_models import (
+from tripeaks.store.core import NameTaken, StaleVersion, Standing, Storage
+from tripeaks.web.api.daily_models import (
     BoardOut,
     BoardRowOut,
     HistoryDayOut,
@@ -31,10 +31,9 @@ from tripeaks.web.daily_models import (
     NameIn,
     NameOut,
 )
-from tripeaks.web.errors import ApiError
-from tripeaks.web.models import ErrorOut
-from tripeaks.web.ratelimit import network
-from tripeaks.web.routes import (
+from tripeaks.web.api.errors import ApiError
+from tripeaks.web.api.models import ErrorOut
+from tripeaks.web.api.routes import (
     _ERRORS,
     _LIMITED,
     _WRITE_ERRORS,
@@ -45,6 +44,7 @@ from tripeaks.web.routes import (
     _state,
     set_player_cookie,
 )
+from tripeaks.web.http.ratelimit import network
 
 router = APIRouter()
 TOP = 50
@@ -142,7 +142,7 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
     backend, player = caller.backend, caller.player
     fresh = player is None
     if player is None:
-        from tripeaks.store import new_id
+        from tripeaks.store.core import new_id
 
         player = new_id()
     await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)

@@ -16,8 +16,8 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
-from tripeaks.store import Unavailable
-from tripeaks.web.models import ErrorDetail, ErrorOut, GameState
+from tripeaks.store.core import Unavailable
+from tripeaks.web.api.models import ErrorDetail, ErrorOut, GameState
 
 MAX_BODY = 16 * 1024
 """Requests are a few dozen bytes; anything over this is refused before it is read further."""

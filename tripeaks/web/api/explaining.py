@@ -8,10 +8,10 @@ stored game, so that the page shows it with its own motion and announcements.
 from __future__ import annotations
 
 from tripeaks import daily
-from tripeaks.describe import card_name
-from tripeaks.game import Action, Game
+from tripeaks.engine.game import Action, Game
 from tripeaks.i18n import translator
-from tripeaks.web.models import (
+from tripeaks.i18n.describe import card_name
+from tripeaks.web.api.models import (
     DrawsOut,
     GameState,
     LostAtOut,
@@ -19,8 +19,8 @@ from tripeaks.web.models import (
     ReplayOut,
     ReviewOut,
 )
-from tripeaks.web.solver_worker import Review
-from tripeaks.web.view import game_state
+from tripeaks.web.api.view import game_state
+from tripeaks.web.backend.solver_worker import Review
 
 
 def review_out(game: Game, found: Review, lang: str, tag: daily.Tag | None) -> ReviewOut:

@@ -24,9 +24,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tripeaks.web import errors
-from tripeaks.web.models import Lang
-from tripeaks.web.routes import MOVES
+from tripeaks.web.api import errors
+from tripeaks.web.api.models import Lang
+from tripeaks.web.api.routes import MOVES
 
 LANGUAGES = frozenset(get_args(Lang))
 PREFIX = "/api/games/"

@@ -22,21 +22,20 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
-from tripeaks import codes, daily
-from tripeaks import score as scoring
+from tripeaks import daily
 from tripeaks import stats as statistics
-from tripeaks.codes import GameCode, InvalidCode, NotOffered, offer, offered
-from tripeaks.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
+from tripeaks.engine import codes
+from tripeaks.engine import score as scoring
+from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, offer, offered
+from tripeaks.engine.game import DRAW, UNDO, UNDO_LIMIT, Action, Game, IllegalMove
+from tripeaks.engine.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import OPTION_NAMES, Scoring, Variant
 from tripeaks.i18n import messages, translator
-from tripeaks.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
-from tripeaks.rules import Rules
-from tripeaks.store import ActionRefused, Refused, Storage, UnknownGame, new_id
-from tripeaks.variant import OPTION_NAMES, Scoring, Variant
-from tripeaks.web import errors, explaining, solver_worker, solving
-from tripeaks.web.committer import Committer
-from tripeaks.web.errors import ApiError
-from tripeaks.web.identity import Identity
-from tripeaks.web.models import (
+from tripeaks.store.core import ActionRefused, Refused, Storage, UnknownGame, new_id
+from tripeaks.web.api import errors, explaining
+from tripeaks.web.api.errors import ApiError
+from tripeaks.web.api.models import (
     ActionIn,
     ByGradeOut,
     CatalogOut,
@@ -60,14 +59,17 @@ from tripeaks.web.models import (
     TraditionalOut,
     VariantStatsOut,
 )
-from tripeaks.web.ratelimit import Limiter
-from tripeaks.web.solving import Solvers
-from tripeaks.web.view import game_state, variant_out
+from tripeaks.web.api.view import game_state, variant_out
+from tripeaks.web.backend import solver_worker, solving
+from tripeaks.web.backend.committer import Committer
+from tripeaks.web.backend.solving import Solvers
+from tripeaks.web.http.identity import Identity
+from tripeaks.web.http.ratelimit import Limiter
 
 if TYPE_CHECKING:
-    from tripeaks.web.metrics import Meter
+    from tripeaks.web.http.metrics import Meter
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 COOKIE = "tripeaks_player"
 COOKIE_AGE = 10 * 365 * 24 * 3600
 PREVIEW_MAX_ACTIONS = 1000
@@ -721,7 +723,7 @@ def _hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> H
         return HintOut(
             winnable=winnable, action=HintAction(kind="draw"), message=message, kind="perfect"
         )
-    from tripeaks.describe import card_name
+    from tripeaks.i18n.describe import card_name
 
     card = game.card_at(action.pos)
     assert card is not None
@@ -747,7 +749,7 @@ def _fair_hint_out(game: Game, fair: solver_worker.Fair, lang: str) -> HintOut:
         message = _(f"hint.fair_draw{ending}", chance=percent)
         out = HintAction(kind="draw")
     else:
-        from tripeaks.describe import card_name
+        from tripeaks.i18n.describe import card_name
 
         card = game.card_at(action.pos)
         assert card is not None

@@ -5,13 +5,13 @@ from __future__ import annotations
 from functools import cache
 
 from tripeaks import daily
-from tripeaks.cards import Card
-from tripeaks.describe import card_name
-from tripeaks.game import ActionKind, Game, Slot, Status, Turn
+from tripeaks.engine.cards import Card
+from tripeaks.engine.game import ActionKind, Game, Slot, Status, Turn
+from tripeaks.engine.layout import POSITIONS
+from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
-from tripeaks.layout import POSITIONS
-from tripeaks.variant import Scoring, Variant
-from tripeaks.web.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
+from tripeaks.i18n.describe import card_name
+from tripeaks.web.api.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
 
 
 @cache

@@ -23,7 +23,7 @@ import contextlib
 import threading
 from concurrent.futures import Future
 
-from tripeaks.store import Change, Storage
+from tripeaks.store.core import Change, Storage
 
 _Waiter = tuple[Future[None], asyncio.Future[None]]
 

@@ -17,12 +17,13 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from tripeaks import explain, solver, streak
-from tripeaks.cards import Card
-from tripeaks.codes import GameCode
-from tripeaks.game import Action, Game
-from tripeaks.layout import TABLEAU_SIZE
-from tripeaks.variant import Scoring, Variant
+from tripeaks.engine.cards import Card
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Action, Game
+from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import explain, streak
+from tripeaks.solver import search as solver
 
 DEALS_KEPT = 128
 """Deals whose answers the worker keeps, the least recently asked about dropped first. The backward
@@ -57,7 +58,7 @@ class Deal:
     Under our scoring a hint is the first move of a best win (fewest draws): a win is the goal and
     its score follows from its draws. Under the traditional scoring it is the first move of a line
     to the best score still possible, won or not, since points are that game's goal: a position
-    that can no longer be won still has a best move (tripeaks/streak.py).
+    that can no longer be won still has a best move (tripeaks/solver/streak.py).
     """
 
     __slots__ = ("answers", "moves", "start", "traditional")
@@ -182,7 +183,7 @@ def counts() -> tuple[int, int]:
 _prepared = 0
 
 
-# The solver explains (issue 16; tripeaks/explain.py) ----------------------------------------
+# The solver explains (issue 16; tripeaks/solver/explain.py) ----------------------------------------
 
 Graded = tuple[bool, int | None, str]
 """A deal's verdict (solve_deal) and its grade (explain.Grade's value)."""

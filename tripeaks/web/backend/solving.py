@@ -34,13 +34,15 @@ from concurrent.futures.process import BrokenProcessPool
 from ipaddress import ip_network
 from typing import Any, Generic, Literal, TypeVar
 
-from tripeaks import explain, solver, stats
-from tripeaks.codes import GameCode
-from tripeaks.game import Action, Game
-from tripeaks.variant import Scoring, Variant
-from tripeaks.web import solver_worker
-from tripeaks.web.models import ResultOut
-from tripeaks.web.ratelimit import network
+from tripeaks import stats
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Action, Game
+from tripeaks.engine.variant import Scoring, Variant
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
+from tripeaks.web.api.models import ResultOut
+from tripeaks.web.backend import solver_worker
+from tripeaks.web.http.ratelimit import network
 
 SOLVER_QUEUE = 32
 """Searches sent to the worker and not answered yet. A prepared hint costs well under a

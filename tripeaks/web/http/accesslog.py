@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from starlette.types import ASGIApp, Scope
 
-from tripeaks.web.observe import AfterReply
-from tripeaks.web.routes import COOKIE
+from tripeaks.web.api.routes import COOKIE
+from tripeaks.web.http.observe import AfterReply
 
 _COOKIE_PREFIX = COOKIE.encode() + b"="
 

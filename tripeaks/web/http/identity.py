@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tripeaks.web import errors
+from tripeaks.web.api import errors
 
 SETTING = "player_key"
 """The name of the key that signs player cookies in the ``settings`` table (hex)."""

@@ -28,8 +28,8 @@ from prometheus_client import (
 )
 from starlette.types import ASGIApp, Scope
 
-from tripeaks.web.observe import AfterReply
-from tripeaks.web.solving import Solvers
+from tripeaks.web.backend.solving import Solvers
+from tripeaks.web.http.observe import AfterReply
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25)
 """Seconds: an action is answered in a few ms; a hint may take the solver up to 20 s."""

@@ -35,7 +35,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, translator
-from tripeaks.web.ratelimit import network
+from tripeaks.web.http.ratelimit import network
 
 MAX_HEAD = 16 * 1024
 """Bytes of request line and headers; the page's requests carry well under 1 KB (one cookie).

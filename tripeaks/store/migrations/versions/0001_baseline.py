@@ -1,7 +1,7 @@
 """The schema of commit 23cbfb5 (the issue's "today's version"): games, their actions, results.
 
 Revision ids are numbered in order; a database made before migrations existed is recognised by
-its tables and columns and stamped with the one it matches (tripeaks.migrations.recognise).
+its tables and columns and stamped with the one it matches (tripeaks.store.migrations.recognise).
 """
 
 from __future__ import annotations

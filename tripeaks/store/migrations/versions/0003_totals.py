@@ -12,7 +12,7 @@ from dataclasses import asdict
 import sqlalchemy as sa
 from alembic import op
 
-from tripeaks.codes import GameCode
+from tripeaks.engine.codes import GameCode
 from tripeaks.stats import Totals, count
 
 revision = "0003"
