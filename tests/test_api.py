@@ -12,6 +12,7 @@ from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, sen
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.engine.layout import COVERED_BY, TABLEAU_SIZE
 from tripeaks.i18n import translator
+from tripeaks.i18n.describe import describe
 
 
 def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
@@ -27,7 +28,7 @@ def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
             assert slot["card"]["label"] == str(game.deal.tableau[slot["pos"]])
         else:
             assert slot == {"pos": slot["pos"], "slot": "face_down", "card": None}
-    assert state["description"] == game.describe("en")
+    assert state["description"] == describe(game, "en")
     assert len(state["id"]) >= 22
     assert client.cookies.get("tripeaks_player")
 

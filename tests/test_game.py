@@ -6,6 +6,7 @@ from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game
 from tripeaks import DRAW, UNDO, Action, Card, Game, IllegalMove, Reason, Rules, Slot, Status
 from tripeaks.engine.game import ACTION_LIMIT, UNDO_LIMIT
 from tripeaks.engine.layout import ROWS, position
+from tripeaks.i18n import refusal
 
 
 def labels(game: Game, positions: list[int]) -> list[str]:
@@ -66,17 +67,17 @@ def test_error_hints_in_three_languages() -> None:
     with pytest.raises(IllegalMove) as wrong_rank:
         game.play(position(4, 0))  # 3♠ on A♣
     assert wrong_rank.value.reason is Reason.NOT_ADJACENT
-    assert wrong_rank.value.message("en") == "Value must be one higher or lower"
-    assert wrong_rank.value.message("fi") == "Arvon on oltava yhtä suurempi tai pienempi"
+    assert refusal(wrong_rank.value, "en") == "Value must be one higher or lower"
+    assert refusal(wrong_rank.value, "fi") == "Arvon on oltava yhtä suurempi tai pienempi"
     assert (
-        wrong_rank.value.message("ca") == "Ha de tenir un valor immediatament superior o inferior"
+        refusal(wrong_rank.value, "ca") == "Ha de tenir un valor immediatament superior o inferior"
     )
     with pytest.raises(IllegalMove) as locked:
         game.play(position(3, 4))
     assert locked.value.reason is Reason.LOCKED
-    assert locked.value.message("en") == "This card is locked"
-    assert locked.value.message("fi") == "Tämä kortti on lukittu"
-    assert locked.value.message("ca") == "Aquesta carta està bloquejada"
+    assert refusal(locked.value, "en") == "This card is locked"
+    assert refusal(locked.value, "fi") == "Tämä kortti on lukittu"
+    assert refusal(locked.value, "ca") == "Aquesta carta està bloquejada"
 
 
 def test_a_covered_face_up_card_is_still_locked() -> None:

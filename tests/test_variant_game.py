@@ -9,7 +9,7 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER, Card, Suit
 from tripeaks.engine.game import ActionKind, Slot
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.i18n.describe import card_name
+from tripeaks.i18n.describe import card_name, describe
 
 # Traditional scoring ------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ def test_open_peaks_shows_every_card_but_plays_only_free_ones() -> None:
 
 
 def test_open_peaks_describes_every_card_face_up() -> None:
-    sentence = Game.new("TP1-E-AAAAAAB-O").describe("en")
+    sentence = describe(Game.new("TP1-E-AAAAAAB-O"), "en")
     assert "hidden card" not in sentence
     covered = "(under another card)"
     assert (
@@ -177,9 +177,9 @@ def test_an_empty_discard_takes_any_free_card_and_keeps_its_card_on_the_stock() 
 
 def test_the_description_says_the_discard_is_empty() -> None:
     game = Game.new("TP1-E-AAAAAAB-D")
-    assert game.describe("en").startswith("Stock: 24 cards; discard: empty. Peaks: hidden card")
-    assert game.describe("fi").startswith("Nostopakka: 24 korttia; poistopino: tyhjä. ")
-    assert game.describe("ca").startswith("Pila per robar: 24 cartes; pila de descart: buida. ")
+    assert describe(game, "en").startswith("Stock: 24 cards; discard: empty. Peaks: hidden card")
+    assert describe(game, "fi").startswith("Nostopakka: 24 korttia; poistopino: tyhjä. ")
+    assert describe(game, "ca").startswith("Pila per robar: 24 cartes; pila de descart: buida. ")
 
 
 # Joker --------------------------------------------------------------------------------------
@@ -226,8 +226,8 @@ def test_a_drawn_joker_is_named_in_the_description() -> None:
     game = Game.new("TP1-E-AAAAAAB-J")
     for _ in range(6):
         game.draw()
-    assert "discard: joker." in game.describe("en")
-    assert "poistopino: jokeri." in game.describe("fi")
+    assert "discard: joker." in describe(game, "en")
+    assert "poistopino: jokeri." in describe(game, "fi")
 
 
 # The description and the deal agree ------------------------------------------------------------

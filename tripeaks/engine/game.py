@@ -3,6 +3,7 @@
 Every rule of the app is decided here (docs/rules.md); the web app, the store and the solver only
 call it. A game is its deal plus its action log, so replaying the log rebuilds it exactly. Every
 action answers with a :class:`Turn` that says all it did, so nobody outside works it out again.
+The engine has no words: a refusal carries a reason code, and :mod:`tripeaks.i18n` says it.
 """
 
 from __future__ import annotations
@@ -38,33 +39,26 @@ NEAR_THE_END_STOCK = 4
 
 
 class Reason(Enum):
-    """Why an action was refused; the value is its message id in the catalogs."""
+    """Why an action was refused; the value is its reason code, as the API sends it. The words for
+    it are ``error.<code>`` in the catalogs: :func:`tripeaks.i18n.refusal` says them."""
 
-    LOCKED = "error.locked"
-    NOT_ADJACENT = "error.not_adjacent"
-    REMOVED = "error.removed"
-    STOCK_EMPTY = "error.stock_empty"
-    NOTHING_TO_UNDO = "error.nothing_to_undo"
-    GAME_OVER = "error.game_over"
-    NO_SUCH_POSITION = "error.no_such_position"
-    TOO_LONG = "error.too_long"
+    LOCKED = "locked"
+    NOT_ADJACENT = "not_adjacent"
+    REMOVED = "removed"
+    STOCK_EMPTY = "stock_empty"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    GAME_OVER = "game_over"
+    NO_SUCH_POSITION = "no_such_position"
+    TOO_LONG = "too_long"
 
 
-class IllegalMove(Exception):
-    """An action the rules refuse; the game is left exactly as it was."""
+class IllegalMove(ValueError):
+    """An action the rules refuse; the game is left exactly as it was. ``reason`` says why; the
+    engine has no words, :func:`tripeaks.i18n.refusal` gives them in the player's language."""
 
     def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.name)
+        super().__init__(reason.value)
         self.reason = reason
-
-    def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language (docs/rules.md §2 words LOCKED and NOT_ADJACENT)."""
-        from tripeaks.i18n import translator
-
-        return translator(lang)(self.reason.value)
-
-    def __str__(self) -> str:
-        return self.message("en")
 
 
 class ActionKind(Enum):
@@ -413,12 +407,6 @@ class Game:
         over already and stays won.
         """
         self.left = True
-
-    def describe(self, lang: str = "en") -> str:
-        """The whole board in one sentence (docs/rules.md §7), for screen readers."""
-        from tripeaks.i18n.describe import describe
-
-        return describe(self, lang)
 
     # Actions ------------------------------------------------------------------------------
 
