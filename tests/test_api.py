@@ -58,7 +58,7 @@ def test_play_announces_the_card_and_what_turned_up(client: TestClient) -> None:
     for action in line:
         reply = send(client, state, action, lang="fi").json()
         before = set(game.free_positions())
-        card = game.apply(action)
+        card = game.apply(action).card
         if action.pos is not None:
             assert reply["last"]["kind"] == "play" and reply["last"]["pos"] == action.pos
             assert reply["last"]["announcement"].startswith(

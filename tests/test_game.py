@@ -264,3 +264,23 @@ def test_a_longer_log_stored_by_an_older_version_still_replays() -> None:
     with pytest.raises(IllegalMove) as refused:
         game.draw()
     assert refused.value.reason is Reason.TOO_LONG
+
+
+def test_apply_is_the_one_way_to_act_and_the_shorthands_answer_from_its_turn() -> None:
+    """play, draw and undo are apply's Turn read one way; a refusal is a ValueError with a code."""
+    assert not hasattr(Game, "act") and not hasattr(Game, "describe")
+    by_turn, by_shorthand = example_game(), example_game()
+    turn = by_turn.apply(Action.play(K_CLUBS))
+    assert turn.action == Action.play(K_CLUBS) and turn.undone is None
+    assert by_shorthand.play(K_CLUBS) == turn.card
+    drawn = by_turn.apply("draw")
+    assert by_shorthand.draw() == drawn.card and drawn.action == DRAW
+    back = by_turn.apply(UNDO)
+    assert back.undone == DRAW and by_shorthand.undo() == back.undone
+    assert by_turn.actions == by_shorthand.actions
+    assert (by_turn.present, by_turn.score) == (by_shorthand.present, by_shorthand.score)
+    with pytest.raises(ValueError) as refused:
+        by_turn.play(K_CLUBS)
+    assert isinstance(refused.value, IllegalMove) and refused.value.reason is Reason.REMOVED
+    assert str(refused.value) == Reason.REMOVED.value == "removed"  # words are i18n's (refusal)
+    assert refusal(refused.value, "en") == "That card has already been removed"

@@ -410,35 +410,33 @@ class Game:
 
     # Actions ------------------------------------------------------------------------------
 
-    def act(self, action: Action | str) -> Turn:
-        """Apply any action and say everything it did; an illegal one raises IllegalMove."""
+    def apply(self, action: Action | str) -> Turn:
+        """Apply any action and say everything it did; an illegal one raises IllegalMove.
+
+        The one way to act: :meth:`play`, :meth:`draw` and :meth:`undo` are shorthands over it."""
         if isinstance(action, str):
             action = Action.parse(action)
         if action.kind is ActionKind.PLAY:
-            assert action.pos is not None
             return self._play(action.pos)
         return self._draw() if action.kind is ActionKind.DRAW else self._undo()
 
-    def apply(self, action: Action | str) -> Card | Action:
-        """As :meth:`act`, answering as :meth:`play`, :meth:`draw` or :meth:`undo` do."""
-        turn = self.act(action)
-        return turn.undone if turn.undone is not None else turn.card
-
     def play(self, pos: int) -> Card:
-        """Remove the free card at ``pos`` onto the discard; returns the card."""
-        return self._play(pos).card
+        """Shorthand for ``apply(Action.play(pos)).card``: remove the free card at ``pos`` onto the
+        discard and return it."""
+        return self.apply(Action.play(pos)).card
 
     def draw(self) -> Card:
-        """Turn the stock's top card onto the discard; returns the card."""
-        return self._draw().card
+        """Shorthand for ``apply(DRAW).card``: turn the stock's top card onto the discard, return it."""
+        return self.apply(DRAW).card
 
     def undo(self) -> Action:
-        """Take back the newest action; the move counter stays. Returns the action undone."""
-        undone = self._undo().undone
-        assert undone is not None
+        """Shorthand for ``apply(UNDO).undone``: take back the newest action (the move counter
+        stays) and return it."""
+        undone = self.apply(UNDO).undone
+        assert undone is not None  # an undo's Turn always names what it took back
         return undone
 
-    def _play(self, pos: int) -> Turn:
+    def _play(self, pos: int | None) -> Turn:
         if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
         if len(self._log) >= self.action_limit:

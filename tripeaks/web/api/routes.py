@@ -607,7 +607,7 @@ async def preview(
     turn = None
     try:
         for step in steps:
-            turn = game.act(step)
+            turn = game.apply(step)
     except IllegalMove as refusal:
         raise ApiError(422, refusal.reason.name.lower(), i18n.refusal(refusal, lang)) from None
     return _json(_state(caller.backend.solvers, game, None, lang, turn=turn))
