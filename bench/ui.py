@@ -194,7 +194,7 @@ def play(
     line = winning_line(WIN_CODE)
     engine = Game.new(WIN_CODE)
     for n, action in enumerate(line, start=1):
-        turn = engine.act(action)
+        turn = engine.apply(action)
         selector = (
             "#stock" if action.kind is ActionKind.DRAW else f"#tableau [data-pos='{action.pos}']"
         )

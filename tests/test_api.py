@@ -12,6 +12,7 @@ from test_api_support import STUCK_CODE, WIN_CODE, api, new_game, play_line, sen
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.engine.layout import COVERED_BY, TABLEAU_SIZE
 from tripeaks.i18n import translator
+from tripeaks.i18n.describe import describe
 
 
 def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
@@ -27,7 +28,7 @@ def test_new_game_shows_only_the_bottom_row_face_up(client: TestClient) -> None:
             assert slot["card"]["label"] == str(game.deal.tableau[slot["pos"]])
         else:
             assert slot == {"pos": slot["pos"], "slot": "face_down", "card": None}
-    assert state["description"] == game.describe("en")
+    assert state["description"] == describe(game, "en")
     assert len(state["id"]) >= 22
     assert client.cookies.get("tripeaks_player")
 
@@ -57,7 +58,7 @@ def test_play_announces_the_card_and_what_turned_up(client: TestClient) -> None:
     for action in line:
         reply = send(client, state, action, lang="fi").json()
         before = set(game.free_positions())
-        card = game.apply(action)
+        card = game.apply(action).card
         if action.pos is not None:
             assert reply["last"]["kind"] == "play" and reply["last"]["pos"] == action.pos
             assert reply["last"]["announcement"].startswith(

@@ -78,7 +78,7 @@ def greedy_line(code: GameCode) -> list[Action]:
     while not daily.ended(game):
         playable = game.playable_positions()
         action = Action.play(playable[0]) if playable else DRAW
-        game.act(action)
+        game.apply(action)
         line.append(action)
     return line
 

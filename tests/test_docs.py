@@ -15,7 +15,7 @@ from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game
 from test_deal import DEAL_MD_VECTOR
 from winning import find_win
 
-from tripeaks import Card, Game, GameCode, Reason, Rules, deal
+from tripeaks import Card, Game, GameCode, IllegalMove, Reason, Rules, deal, describe, refusal
 from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import FULL_DECK
 from tripeaks.engine.codes import LETTERS, SplitMix64
@@ -297,9 +297,10 @@ def test_refusal_reasons_and_their_words() -> None:
     assert {r[0] for r in rows} == set(Reason.__members__)
     for name, _when, *words in rows:
         reason = Reason[name]
-        assert reason.value == f"error.{name.lower()}"
+        assert reason.value == name.lower()  # the reason code the API sends
         for lang, text in zip(LANGUAGES, words, strict=True):
-            assert translator(lang)(reason.value) == text, (name, lang)
+            assert translator(lang)(f"error.{reason.value}") == text, (name, lang)
+            assert refusal(IllegalMove(reason), lang) == text, (name, lang)
 
 
 def test_words_of_the_interface() -> None:
@@ -335,10 +336,10 @@ def test_the_example_sentences_are_what_the_app_says() -> None:
     said = [" ".join(line[2:] for line in q.splitlines()) for q in quotes]
     assert len(said) == 2
     game = example_game()
-    assert game.describe("en") == said[0]
+    assert describe(game, "en") == said[0]
     for pos in (K_CLUBS, A_SPADES, TWO_DIAMONDS):
         game.play(pos)
-    assert game.describe("en") == said[1]
+    assert describe(game, "en") == said[1]
 
 
 CITATION_FILES = [

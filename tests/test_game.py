@@ -6,6 +6,7 @@ from example import A_SPADES, K_CLUBS, TWO_DIAMONDS, example_game
 from tripeaks import DRAW, UNDO, Action, Card, Game, IllegalMove, Reason, Rules, Slot, Status
 from tripeaks.engine.game import ACTION_LIMIT, UNDO_LIMIT
 from tripeaks.engine.layout import ROWS, position
+from tripeaks.i18n import refusal
 
 
 def labels(game: Game, positions: list[int]) -> list[str]:
@@ -66,17 +67,17 @@ def test_error_hints_in_three_languages() -> None:
     with pytest.raises(IllegalMove) as wrong_rank:
         game.play(position(4, 0))  # 3♠ on A♣
     assert wrong_rank.value.reason is Reason.NOT_ADJACENT
-    assert wrong_rank.value.message("en") == "Value must be one higher or lower"
-    assert wrong_rank.value.message("fi") == "Arvon on oltava yhtä suurempi tai pienempi"
+    assert refusal(wrong_rank.value, "en") == "Value must be one higher or lower"
+    assert refusal(wrong_rank.value, "fi") == "Arvon on oltava yhtä suurempi tai pienempi"
     assert (
-        wrong_rank.value.message("ca") == "Ha de tenir un valor immediatament superior o inferior"
+        refusal(wrong_rank.value, "ca") == "Ha de tenir un valor immediatament superior o inferior"
     )
     with pytest.raises(IllegalMove) as locked:
         game.play(position(3, 4))
     assert locked.value.reason is Reason.LOCKED
-    assert locked.value.message("en") == "This card is locked"
-    assert locked.value.message("fi") == "Tämä kortti on lukittu"
-    assert locked.value.message("ca") == "Aquesta carta està bloquejada"
+    assert refusal(locked.value, "en") == "This card is locked"
+    assert refusal(locked.value, "fi") == "Tämä kortti on lukittu"
+    assert refusal(locked.value, "ca") == "Aquesta carta està bloquejada"
 
 
 def test_a_covered_face_up_card_is_still_locked() -> None:
@@ -263,3 +264,23 @@ def test_a_longer_log_stored_by_an_older_version_still_replays() -> None:
     with pytest.raises(IllegalMove) as refused:
         game.draw()
     assert refused.value.reason is Reason.TOO_LONG
+
+
+def test_apply_is_the_one_way_to_act_and_the_shorthands_answer_from_its_turn() -> None:
+    """play, draw and undo are apply's Turn read one way; a refusal is a ValueError with a code."""
+    assert not hasattr(Game, "act") and not hasattr(Game, "describe")
+    by_turn, by_shorthand = example_game(), example_game()
+    turn = by_turn.apply(Action.play(K_CLUBS))
+    assert turn.action == Action.play(K_CLUBS) and turn.undone is None
+    assert by_shorthand.play(K_CLUBS) == turn.card
+    drawn = by_turn.apply("draw")
+    assert by_shorthand.draw() == drawn.card and drawn.action == DRAW
+    back = by_turn.apply(UNDO)
+    assert back.undone == DRAW and by_shorthand.undo() == back.undone
+    assert by_turn.actions == by_shorthand.actions
+    assert (by_turn.present, by_turn.score) == (by_shorthand.present, by_shorthand.score)
+    with pytest.raises(ValueError) as refused:
+        by_turn.play(K_CLUBS)
+    assert isinstance(refused.value, IllegalMove) and refused.value.reason is Reason.REMOVED
+    assert str(refused.value) == Reason.REMOVED.value == "removed"  # words are i18n's (refusal)
+    assert refusal(refused.value, "en") == "That card has already been removed"

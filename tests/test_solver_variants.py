@@ -64,7 +64,7 @@ def replay(start: Game, line: tuple[Action, ...]) -> Game:
     """Play ``line`` through the engine (``act``, as the app does) on a copy of ``start``."""
     game = start.copy()
     for action in line:
-        game.act(action)
+        game.apply(action)
     return game
 
 
@@ -160,7 +160,7 @@ def play_randomly(game: Game, rng: random.Random, moves: int) -> Game:
         if not legal:
             break
         plays = [move for move in legal if move != DRAW]
-        game.act(rng.choice(plays) if plays and rng.random() < 0.75 else legal[-1])
+        game.apply(rng.choice(plays) if plays and rng.random() < 0.75 else legal[-1])
     return game
 
 
@@ -190,7 +190,7 @@ def test_both_searches_agree_on_variants_in_mid_game(
         assert action is None
     else:
         assert action is not None
-        game.act(action)
+        game.apply(action)
         assert answers.winnable(game) and is_winnable(game)
 
 
@@ -226,7 +226,7 @@ def test_hints_follow_a_best_win_to_the_end_with_a_joker_and_an_empty_discard(
     while not game.is_won:
         action, quick = hint(game), answers.hint(game)
         assert action is not None and quick is not None
-        game.act(action)
+        game.apply(action)
     assert game.score == best.final_score and game.drawn == best.draws
 
 
@@ -255,7 +255,7 @@ def test_open_peaks_plays_exactly_the_standard_games_moves(rules: Rules) -> None
                     break
                 action = rng.choice(legal[0])
                 for game in games:
-                    game.act(action)
+                    game.apply(action)
             assert games[0].score == games[1].score and games[0].status == games[1].status
 
 

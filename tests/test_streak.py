@@ -46,7 +46,7 @@ def reference(game: Game) -> tuple[int, int | None]:
         win: int | None = None
         for action in g.legal_moves():
             after = g.copy()
-            after.act(action)
+            after.apply(action)
             gain = after.score - g.score
             b, w = future(after)
             best = gain + b if best is None else max(best, gain + b)
@@ -69,7 +69,7 @@ def near_the_end(code: GameCode, seed: int, cards_left: int) -> Game | None:
         if not moves:
             return None
         plays = [m for m in moves if m.kind is ActionKind.PLAY]
-        game.act(rng.choice(plays) if plays and rng.random() < 0.8 else moves[-1])
+        game.apply(rng.choice(plays) if plays and rng.random() < 0.8 else moves[-1])
     return None if game.is_won or game.is_stuck else game
 
 
@@ -77,7 +77,7 @@ def replayed(game: Game, line: tuple[Action, ...]) -> Game:
     """The game after the line, played through the engine (an illegal step raises)."""
     after = game.copy()
     for action in line:
-        after.act(action)
+        after.apply(action)
     return after
 
 
@@ -125,7 +125,7 @@ def joker_on_top(game: Game) -> Game | None:
         return None
     game = game.copy()
     while game.top_rank != 0:
-        game.act(DRAW)
+        game.apply(DRAW)
     return game
 
 
@@ -161,7 +161,7 @@ def test_a_wildcard_deal_is_solved_from_its_start(options: dict[str, bool]) -> N
         followed = []
         for action in start.legal_moves():
             after = start.copy()
-            after.act(action)
+            after.apply(action)
             followed.append(streak.best_score(after).score)
         assert solution.score == max(followed)
     game = sample(Rules.EASY, 1, 16, seed=78, **options)[0]
@@ -262,7 +262,7 @@ def test_an_ended_game_has_its_own_score() -> None:
     game = Game.new(code)
     line = streak.best_score(game).line
     for action in line:
-        game.act(action)
+        game.apply(action)
     solution = streak.best_score(game)
     assert solution.line == () and solution.score == game.score
     assert solution.won == game.is_won == solution.winnable

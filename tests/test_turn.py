@@ -56,7 +56,7 @@ def test_every_turn_says_exactly_what_changed(code: GameCode, picks: list[int]) 
         action = choices[pick % len(choices)]
         free_before = set(game.free_positions())
         score, drawn, peaks = game.score, game.drawn, peaks_left(game)
-        turn = game.act(action)
+        turn = game.apply(action)
         free_after = set(game.free_positions())
         assert (turn.action, turn.score_before, turn.score_after) == (action, score, game.score)
         assert turn.status is game.status and turn.streak == game.streak
@@ -123,9 +123,9 @@ def test_a_draw_ends_the_streak_and_undo_brings_it_back() -> None:
             plays.clear()
     assert game.streak == 2 and game.longest_streak >= 2
     if game.stock_size:
-        turn = game.act(DRAW)
+        turn = game.apply(DRAW)
         assert turn.streak == game.streak == 0
-        assert game.act(UNDO).streak == 2
+        assert game.apply(UNDO).streak == 2
 
 
 def test_a_left_game_refuses_everything_and_counts_only_if_touched() -> None:
@@ -141,7 +141,7 @@ def test_a_left_game_refuses_everything_and_counts_only_if_touched() -> None:
         assert list(game.legal_moves()) == []
         for action in (DRAW, UNDO, Action.play(18)):
             with pytest.raises(IllegalMove) as refused:
-                game.act(action)
+                game.apply(action)
             assert refused.value.reason is Reason.GAME_OVER
 
 

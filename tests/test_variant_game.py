@@ -9,7 +9,7 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER, Card, Suit
 from tripeaks.engine.game import ActionKind, Slot
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.i18n.describe import card_name
+from tripeaks.i18n.describe import card_name, describe
 
 # Traditional scoring ------------------------------------------------------------------------
 
@@ -22,14 +22,14 @@ def test_traditional_starts_at_zero_and_the_nth_card_of_a_streak_scores_n() -> N
     game = Game.new("TP1-E-AAAAAAB-T")
     assert game.variant.scoring is Scoring.TRADITIONAL and game.score == 0
     # On the Q♣: K♣ (21), then A♦ (19) on it, then K♥ (22) on the ace (docs/rules.md §6).
-    turns = [game.act(f"play {p}") for p in (21, 19, 22)]
+    turns = [game.apply(f"play {p}") for p in (21, 19, 22)]
     assert [t.score_after - t.score_before for t in turns] == [1, 2, 3]
     assert [t.streak for t in turns] == [1, 2, 3] and game.score == 6
-    draw = game.act(DRAW)
+    draw = game.apply(DRAW)
     assert draw.score_after == 1 and draw.streak == 0
     playable = game.playable_positions()
     if playable:
-        assert game.act(f"play {playable[0]}").score_after == 2  # a new streak starts at 1
+        assert game.apply(f"play {playable[0]}").score_after == 2  # a new streak starts at 1
 
 
 def test_traditional_may_go_below_zero() -> None:
@@ -54,7 +54,7 @@ def test_undo_puts_the_traditional_score_and_streak_back_exactly() -> None:
     for p in (21, 19, 22):
         game.play(p)
     game.draw()
-    undo = game.act(UNDO)
+    undo = game.apply(UNDO)
     assert undo.score_after == 6 and undo.streak == 3 and game.streak == 3
     game.undo()
     assert game.score == 3 and game.streak == 2
@@ -68,7 +68,7 @@ def test_a_traditional_win_scores_its_streaks_plus_60_minus_5_a_draw() -> None:
     game = Game.new(code)
     streak, expected, bonuses = 0, 0, []
     for action in line:
-        turn = game.act(action)
+        turn = game.apply(action)
         if action.kind is ActionKind.DRAW:
             streak, expected = 0, expected - 5
         else:
@@ -89,15 +89,15 @@ def test_the_peak_bonus_follows_the_order_the_peaks_are_emptied_after_undo() -> 
     assert line is not None
     game = Game.new(code)
     for action in line:
-        turn = game.act(action)
+        turn = game.apply(action)
         if turn.peak is not None:
             break
     # The first peak emptied earned 15; undone, it is not emptied any more, and emptying it
     # again earns 15 again.
     assert turn.score_after - turn.score_before == turn.streak + 15
-    back = game.act(UNDO)
+    back = game.apply(UNDO)
     assert back.peak == turn.peak and game.score == turn.score_before
-    again = game.act(turn.action)
+    again = game.apply(turn.action)
     assert again.score_after - again.score_before == turn.streak + 15
 
 
@@ -112,16 +112,16 @@ def test_a_turn_says_what_its_peak_earned_and_its_undo_what_it_takes_back(
     game = Game.new(code)
     seen = []
     for action in line:
-        turn = game.act(action)
+        turn = game.apply(action)
         if turn.peak is None:
             assert turn.peak_points == 0
             continue
         seen.append(turn.peak_points)
         if game.is_over:  # the last peak won the game: nothing to take back
             break
-        back = game.act(UNDO)  # taken back: exactly what it earned, then earned again
+        back = game.apply(UNDO)  # taken back: exactly what it earned, then earned again
         assert (back.peak, back.peak_points) == (turn.peak, turn.peak_points)
-        assert game.act(action).peak_points == turn.peak_points
+        assert game.apply(action).peak_points == turn.peak_points
     assert seen == earned
     assert game.is_won
 
@@ -140,15 +140,15 @@ def test_open_peaks_shows_every_card_but_plays_only_free_ones() -> None:
     with pytest.raises(IllegalMove) as refused:
         game.play(11)
     assert refused.value.reason is Reason.LOCKED
-    turn = game.act("play 21")
+    turn = game.apply("play 21")
     assert turn.revealed == () and game.slots() == [
         Slot.REMOVED if p == 21 else Slot.FACE_UP for p in range(28)
     ]
-    assert game.act(UNDO).covered == ()
+    assert game.apply(UNDO).covered == ()
 
 
 def test_open_peaks_describes_every_card_face_up() -> None:
-    sentence = Game.new("TP1-E-AAAAAAB-O").describe("en")
+    sentence = describe(Game.new("TP1-E-AAAAAAB-O"), "en")
     assert "hidden card" not in sentence
     covered = "(under another card)"
     assert (
@@ -167,7 +167,7 @@ def test_an_empty_discard_takes_any_free_card_and_keeps_its_card_on_the_stock() 
     assert game.playable_positions() == list(range(18, 28))
     with pytest.raises(ValueError, match="empty"):
         _ = game.discard_top
-    turn = game.act("play 18")  # 2♣ onto the empty discard
+    turn = game.apply("play 18")  # 2♣ onto the empty discard
     assert game.top == Card(2, Suit.CLUBS) and turn.target.value == "discard"
     assert game.playable_positions() == [19]  # A♦: only a neighbour of 2 now (3♣ is covered)
     game.undo()
@@ -177,9 +177,9 @@ def test_an_empty_discard_takes_any_free_card_and_keeps_its_card_on_the_stock() 
 
 def test_the_description_says_the_discard_is_empty() -> None:
     game = Game.new("TP1-E-AAAAAAB-D")
-    assert game.describe("en").startswith("Stock: 24 cards; discard: empty. Peaks: hidden card")
-    assert game.describe("fi").startswith("Nostopakka: 24 korttia; poistopino: tyhjä. ")
-    assert game.describe("ca").startswith("Pila per robar: 24 cartes; pila de descart: buida. ")
+    assert describe(game, "en").startswith("Stock: 24 cards; discard: empty. Peaks: hidden card")
+    assert describe(game, "fi").startswith("Nostopakka: 24 korttia; poistopino: tyhjä. ")
+    assert describe(game, "ca").startswith("Pila per robar: 24 cartes; pila de descart: buida. ")
 
 
 # Joker --------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_any_card_goes_on_the_joker_and_the_next_follows_the_rule() -> None:
     for _ in range(5):
         game.draw()
     assert game.top == Card(5, Suit.CLUBS)
-    turn = game.act(DRAW)
+    turn = game.apply(DRAW)
     assert turn.card == JOKER and game.top == JOKER
     assert game.playable_positions() == list(range(18, 28))
     game.play(27)  # 8♠ on the joker
@@ -199,7 +199,7 @@ def test_any_card_goes_on_the_joker_and_the_next_follows_the_rule() -> None:
     assert game.playable_positions() == []  # no 7 or 9 among the free cards: the rule is back
     game.undo()
     assert game.top == JOKER
-    back = game.act(UNDO)
+    back = game.apply(UNDO)
     assert back.card == JOKER and back.target.value == "stock" and game.stock_size == 19
 
 
@@ -226,8 +226,8 @@ def test_a_drawn_joker_is_named_in_the_description() -> None:
     game = Game.new("TP1-E-AAAAAAB-J")
     for _ in range(6):
         game.draw()
-    assert "discard: joker." in game.describe("en")
-    assert "poistopino: jokeri." in game.describe("fi")
+    assert "discard: joker." in describe(game, "en")
+    assert "poistopino: jokeri." in describe(game, "fi")
 
 
 # The description and the deal agree ------------------------------------------------------------

@@ -16,6 +16,7 @@ from tripeaks.cli.main import main
 from tripeaks.engine import codes
 from tripeaks.engine.codes import OPTION_LETTERS, NotOffered, offered
 from tripeaks.engine.game import DRAW, Game
+from tripeaks.i18n import refusal
 
 REFUSAL = {
     "en": "This code has options that are not offered yet: traditional scoring."
@@ -46,11 +47,11 @@ def test_only_the_options_not_offered_are_named() -> None:
     assert offered(plain) is plain
     with pytest.raises(NotOffered) as refused:
         offered(GameCode.parse(CODE))
-    assert [refused.value.message(lang) for lang in REFUSAL] == list(REFUSAL.values())
+    assert [refusal(refused.value, lang) for lang in REFUSAL] == list(REFUSAL.values())
     with pytest.raises(NotOffered) as every:
         offered(GameCode.parse("TP1-E-AAAAAAB-DJOT"))
     assert every.value.letters == "T"
-    assert every.value.message("en").endswith(" The same deal without them is TP1-E-AAAAAAB-DJO.")
+    assert refusal(every.value, "en").endswith(" The same deal without them is TP1-E-AAAAAAB-DJO.")
 
 
 def test_every_door_takes_a_code_with_every_option(client: TestClient) -> None:

@@ -103,9 +103,9 @@ def play_randomly(game: Game, picks: list[int]) -> None:
     for pick in picks:
         moves = list(game.legal_moves())
         if game.can_undo and (pick % 7 == 0 or not moves):
-            turn = game.act(UNDO)
+            turn = game.apply(UNDO)
         elif moves:
-            turn = game.act(moves[pick % len(moves)])
+            turn = game.apply(moves[pick % len(moves)])
         else:
             break
         if game.variant.open_peaks:

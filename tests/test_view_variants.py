@@ -42,7 +42,7 @@ def test_the_joker_is_a_card_of_its_own_in_every_language() -> None:
 
 def test_a_traditional_score_may_be_sent_below_zero_and_a_peak_says_what_it_earned() -> None:
     game = Game.new("TP1-E-AAAAAAB-T")
-    turn = game.act(DRAW)
+    turn = game.apply(DRAW)
     state = game_state(game, "en", game_id="g", turn=turn)
     assert state.score == -5 and state.variant.scoring == "traditional"
     game = Game.new("TP1-E-AAAAAAB-T")
@@ -50,7 +50,7 @@ def test_a_traditional_score_may_be_sent_below_zero_and_a_peak_says_what_it_earn
     assert line is not None
     earned = []
     for action in line:
-        turn = game.act(action)
+        turn = game.apply(action)
         last = game_state(game, "en", game_id="g", turn=turn).last
         assert last is not None and last.peak_points == turn.peak_points
         if turn.peak is not None:

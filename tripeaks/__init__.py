@@ -1,8 +1,8 @@
 """TriPeaks solitaire: the Python API people script against.
 
 Every name is loaded on first use (PEP 562), so that ``import tripeaks.engine`` stays a light,
-pure rules library: asking for ``tripeaks.solve`` loads the solver, ``tripeaks.card_name`` the
-catalogs, and nothing else does.
+pure rules library: asking for ``tripeaks.solve`` loads the solver, ``tripeaks.card_name``,
+``tripeaks.describe`` or ``tripeaks.refusal`` the catalogs, and nothing else does.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     )
     from tripeaks.engine.rules import Rules
     from tripeaks.engine.variant import Scoring, Variant
-    from tripeaks.i18n.describe import card_name
+    from tripeaks.i18n import refusal
+    from tripeaks.i18n.describe import card_name, describe
     from tripeaks.solver import Solution, solve
 
 _HOMES = {
@@ -45,7 +46,8 @@ _HOMES = {
     ),
     "tripeaks.engine.rules": ("Rules",),
     "tripeaks.engine.variant": ("Scoring", "Variant"),
-    "tripeaks.i18n.describe": ("card_name",),
+    "tripeaks.i18n": ("refusal",),
+    "tripeaks.i18n.describe": ("card_name", "describe"),
     "tripeaks.solver": ("Solution", "solve"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -71,6 +73,8 @@ __all__ = [
     "Variant",
     "card_name",
     "deal",
+    "describe",
+    "refusal",
     "solve",
 ]
 

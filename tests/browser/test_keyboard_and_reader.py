@@ -16,6 +16,7 @@ from tripeaks_page import (
 )
 
 from tripeaks.engine.game import Action, ActionKind, Game
+from tripeaks.i18n.describe import describe
 
 ARROWS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")
 
@@ -153,18 +154,18 @@ def test_key_b_and_the_read_board_button_say_the_exact_description(new_page):
         card(page, name).click()
     expect(moves(page)).to_have_text("3")
     page.keyboard.press("b")
-    expect(live(page)).to_have_text(Game.replay(EXAMPLE_CODE, actions).describe("en"))
+    expect(live(page)).to_have_text(describe(Game.replay(EXAMPLE_CODE, actions), "en"))
     choose(page, action="settings")
     page.locator("#set-lang").select_option("fi")
     page.keyboard.press("Escape")
     expect(page.locator("html")).to_have_attribute("lang", "fi")
     choose(page, "Lue pöytä")
-    expect(live(page)).to_have_text(Game.replay(EXAMPLE_CODE, actions).describe("fi"))
+    expect(live(page)).to_have_text(describe(Game.replay(EXAMPLE_CODE, actions), "fi"))
     page.keyboard.press("d")
     expect(moves(page)).to_have_text("4")
     page.keyboard.press("b")
     expect(live(page)).to_have_text(
-        Game.replay(EXAMPLE_CODE, [*actions, Action.parse("draw")]).describe("fi")
+        describe(Game.replay(EXAMPLE_CODE, [*actions, Action.parse("draw")]), "fi")
     )
 
 

@@ -200,7 +200,7 @@ def test_a_whole_game_by_touch_on_a_phone_streak_peak_celebration_and_play_again
     burst = page.locator(".burst-points")
     done: list[Action] = []
     for i, action in enumerate(line):
-        turn = game.act(action)
+        turn = game.apply(action)
         do(page, WIN_CODE, done, action, tap=True)
         if i == len(line) - 1:
             break

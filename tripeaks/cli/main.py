@@ -10,6 +10,7 @@ from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offer
 from tripeaks.engine.game import Game
 from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import LANGUAGES
+from tripeaks.i18n.describe import describe
 
 
 def _code(text: str) -> GameCode:
@@ -18,9 +19,9 @@ def _code(text: str) -> GameCode:
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
-        from tripeaks.i18n import system_language
+        from tripeaks import i18n
 
-        raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
+        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
 def format_deal(code: GameCode) -> str:
@@ -41,7 +42,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
-    print(Game.new(args.code).describe(args.lang))
+    print(describe(Game.new(args.code), args.lang))
     return 0
 
 

@@ -41,9 +41,9 @@ def _code(text: str) -> GameCode:
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
-        from tripeaks.i18n import system_language
+        from tripeaks import i18n
 
-        raise argparse.ArgumentTypeError(refusal.message(system_language())) from None
+        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
 def line_labels(code: GameCode, line: tuple[Action, ...]) -> list[str]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game, IllegalMove
 from tripeaks.engine.rules import Rules
-from tripeaks.i18n import translator
-from tripeaks.i18n.describe import card_name
+from tripeaks.i18n import refusal, translator
+from tripeaks.i18n.describe import card_name, describe
 
 _HELP = "commands: a number plays that free card, d draws, u undoes, n new game, q quits"
 
 
 def _show(game: Game, lang: str) -> None:
     print()
-    print(game.describe(lang))
+    print(describe(game, lang))
     print(f"{game.code}  score {game.score}  moves {game.moves}")
     for pos in game.free_positions():
         card = game.card_at(pos)
@@ -49,4 +49,4 @@ def play(code: GameCode | None, lang: str = "en", rules: str = "easy") -> int:
             else:
                 print(_HELP)
         except IllegalMove as refused:
-            print(refused.message(lang))
+            print(refusal(refused, lang))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from tripeaks.engine.cards import FULL_DECK, JOKER, Card
 from tripeaks.engine.layout import TABLEAU_SIZE
 from tripeaks.engine.rules import Rules
-from tripeaks.engine.variant import OPTION_LETTERS, OPTION_NAMES, Variant
+from tripeaks.engine.variant import OPTION_LETTERS, Variant
 
 FORMAT = "TP1"
 LETTERS = 7
@@ -261,22 +261,19 @@ class NotOffered(ValueError):
     def __init__(self, variant: Variant, code: GameCode | None = None, letters: str = "") -> None:
         self.variant = variant
         self.code = code
-        """The typed code the options came in (the message then names the same deal without the
+        """The typed code the options came in (the refusal then names the same deal without the
         refused ones); None for the choices of a new random deal."""
         self.letters = letters or variant.options
         super().__init__(f"the options {self.letters} of {code or variant.key} are not offered")
 
-    def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language, naming the options (and the code without them)."""
-        from tripeaks.i18n import translator
-
-        _ = translator(lang)
-        names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in self.letters)
+    @property
+    def without(self) -> GameCode | None:
+        """The same deal without the refused options, which the refusal offers instead; None for
+        the choices of a new random deal. The words are :func:`tripeaks.i18n.refusal`'s."""
         if self.code is None:
-            return _("error.options_not_offered_new", options=names)
+            return None
         kept = "".join(letter for letter in self.code.options if letter not in self.letters)
-        plain = GameCode(self.code.variant.with_options(kept), self.code.letters)
-        return _("error.options_not_offered", options=names, code=str(plain))
+        return GameCode(self.code.variant.with_options(kept), self.code.letters)
 
 
 OFFERED = OPTION_LETTERS

@@ -3,6 +3,7 @@
 Every rule of the app is decided here (docs/rules.md); the web app, the store and the solver only
 call it. A game is its deal plus its action log, so replaying the log rebuilds it exactly. Every
 action answers with a :class:`Turn` that says all it did, so nobody outside works it out again.
+The engine has no words: a refusal carries a reason code, and :mod:`tripeaks.i18n` says it.
 """
 
 from __future__ import annotations
@@ -38,33 +39,26 @@ NEAR_THE_END_STOCK = 4
 
 
 class Reason(Enum):
-    """Why an action was refused; the value is its message id in the catalogs."""
+    """Why an action was refused; the value is its reason code, as the API sends it. The words for
+    it are ``error.<code>`` in the catalogs: :func:`tripeaks.i18n.refusal` says them."""
 
-    LOCKED = "error.locked"
-    NOT_ADJACENT = "error.not_adjacent"
-    REMOVED = "error.removed"
-    STOCK_EMPTY = "error.stock_empty"
-    NOTHING_TO_UNDO = "error.nothing_to_undo"
-    GAME_OVER = "error.game_over"
-    NO_SUCH_POSITION = "error.no_such_position"
-    TOO_LONG = "error.too_long"
+    LOCKED = "locked"
+    NOT_ADJACENT = "not_adjacent"
+    REMOVED = "removed"
+    STOCK_EMPTY = "stock_empty"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    GAME_OVER = "game_over"
+    NO_SUCH_POSITION = "no_such_position"
+    TOO_LONG = "too_long"
 
 
-class IllegalMove(Exception):
-    """An action the rules refuse; the game is left exactly as it was."""
+class IllegalMove(ValueError):
+    """An action the rules refuse; the game is left exactly as it was. ``reason`` says why; the
+    engine has no words, :func:`tripeaks.i18n.refusal` gives them in the player's language."""
 
     def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.name)
+        super().__init__(reason.value)
         self.reason = reason
-
-    def message(self, lang: str = "en") -> str:
-        """The refusal in the player's language (docs/rules.md §2 words LOCKED and NOT_ADJACENT)."""
-        from tripeaks.i18n import translator
-
-        return translator(lang)(self.reason.value)
-
-    def __str__(self) -> str:
-        return self.message("en")
 
 
 class ActionKind(Enum):
@@ -414,43 +408,35 @@ class Game:
         """
         self.left = True
 
-    def describe(self, lang: str = "en") -> str:
-        """The whole board in one sentence (docs/rules.md §7), for screen readers."""
-        from tripeaks.i18n.describe import describe
-
-        return describe(self, lang)
-
     # Actions ------------------------------------------------------------------------------
 
-    def act(self, action: Action | str) -> Turn:
-        """Apply any action and say everything it did; an illegal one raises IllegalMove."""
+    def apply(self, action: Action | str) -> Turn:
+        """Apply any action and say everything it did; an illegal one raises IllegalMove.
+
+        The one way to act: :meth:`play`, :meth:`draw` and :meth:`undo` are shorthands over it."""
         if isinstance(action, str):
             action = Action.parse(action)
         if action.kind is ActionKind.PLAY:
-            assert action.pos is not None
             return self._play(action.pos)
         return self._draw() if action.kind is ActionKind.DRAW else self._undo()
 
-    def apply(self, action: Action | str) -> Card | Action:
-        """As :meth:`act`, answering as :meth:`play`, :meth:`draw` or :meth:`undo` do."""
-        turn = self.act(action)
-        return turn.undone if turn.undone is not None else turn.card
-
     def play(self, pos: int) -> Card:
-        """Remove the free card at ``pos`` onto the discard; returns the card."""
-        return self._play(pos).card
+        """Shorthand for ``apply(Action.play(pos)).card``: remove the free card at ``pos`` onto the
+        discard and return it."""
+        return self.apply(Action.play(pos)).card
 
     def draw(self) -> Card:
-        """Turn the stock's top card onto the discard; returns the card."""
-        return self._draw().card
+        """Shorthand for ``apply(DRAW).card``: turn the stock's top card onto the discard, return it."""
+        return self.apply(DRAW).card
 
     def undo(self) -> Action:
-        """Take back the newest action; the move counter stays. Returns the action undone."""
-        undone = self._undo().undone
-        assert undone is not None
+        """Shorthand for ``apply(UNDO).undone``: take back the newest action (the move counter
+        stays) and return it."""
+        undone = self.apply(UNDO).undone
+        assert undone is not None  # an undo's Turn always names what it took back
         return undone
 
-    def _play(self, pos: int) -> Turn:
+    def _play(self, pos: int | None) -> Turn:
         if self.is_over:
             raise IllegalMove(Reason.GAME_OVER)
         if len(self._log) >= self.action_limit:

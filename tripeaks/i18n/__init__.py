@@ -1,7 +1,8 @@
 """Message catalogs: every word the app shows, in en, fi and ca.
 
 The catalogs are standard gettext ``.po`` files with symbolic message ids, read with Babel and
-served through :mod:`gettext` so that plural forms come from each catalog's own header.
+served through :mod:`gettext` so that plural forms come from each catalog's own header. The engine
+has no words of its own: its refusals carry reason codes, and :func:`refusal` says them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+from tripeaks.engine.codes import NotOffered
+from tripeaks.engine.game import IllegalMove
+from tripeaks.engine.variant import OPTION_NAMES
 
 LANGUAGES: tuple[str, ...] = ("en", "fi", "ca")
 DEFAULT_LANGUAGE = "en"
@@ -103,3 +108,16 @@ def messages(lang: str) -> dict[str, str | list[str]]:
         else:
             result[str(message.id)] = str(message.string)
     return result
+
+
+def refusal(error: IllegalMove | NotOffered, lang: str = "en") -> str:
+    """The engine's refusal in the player's language: an action the rules refuse (docs/rules.md §2
+    words each reason), or options this version does not offer, named, with the same deal without
+    them when a code was typed."""
+    _ = translator(lang)
+    if isinstance(error, IllegalMove):
+        return _(f"error.{error.reason.value}")
+    names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in error.letters)
+    if error.without is None:
+        return _("error.options_not_offered_new", options=names)
+    return _("error.options_not_offered", options=names, code=str(error.without))

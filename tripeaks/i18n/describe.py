@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
 from tripeaks.engine.cards import ACE, JACK, KING, QUEEN, Card
-from tripeaks.engine.game import Slot
+from tripeaks.engine.game import Game, Slot
 from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import translator
-
-if TYPE_CHECKING:
-    from tripeaks.engine.game import Game
 
 _NAMED_RANKS = {ACE: "card.ace", JACK: "card.jack", QUEEN: "card.queen", KING: "card.king"}
 
@@ -33,7 +29,8 @@ def card_name(card: Card, lang: str = "en") -> str:
 
 
 def describe(game: Game, lang: str = "en") -> str:
-    """One sentence for the whole board; removed cards are left out of their row."""
+    """The whole board in one sentence (docs/rules.md §7), for screen readers; removed cards are
+    left out of their row."""
     _ = translator(lang)
     hidden = _("card.hidden")
 

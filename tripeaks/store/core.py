@@ -586,7 +586,7 @@ class Storage:
         if refused is not None:
             raise PolicyRefused(game.copy(), record.daily, refused)
         try:
-            turn = game.act(action)
+            turn = game.apply(action)
         except IllegalMove as refusal:
             raise ActionRefused(game.copy(), record.daily, refusal) from None
         seq = version
@@ -1054,7 +1054,7 @@ class Storage:
         assert code is not None
         log = record.game.actions
         before = Game.replay(code, log[: seen.seq])
-        return Applied(before.act(log[seen.seq]), before, seen.done, record.daily, again=True)
+        return Applied(before.apply(log[seen.seq]), before, seen.done, record.daily, again=True)
 
     def _leave_unfinished(
         self, player: str, unsettled: dict[str, list[Any]], keep: str

@@ -79,6 +79,6 @@ def _replay(game: Game, found: Review, lang: str, tag: daily.Tag | None) -> Repl
     walker = Game.replay(game.code, found.start)  # the engine, on a game of its own
     steps: list[GameState] = [game_state(walker, lang, game_id=None, tag=tag)]
     for text in found.steps:
-        turn = walker.act(Action.parse(text))
+        turn = walker.apply(Action.parse(text))
         steps.append(game_state(walker, lang, game_id=None, turn=turn, tag=tag))
     return ReplayOut(start=len(found.start), steps=steps)

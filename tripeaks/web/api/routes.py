@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
-from tripeaks import daily
+from tripeaks import daily, i18n
 from tripeaks import stats as statistics
 from tripeaks.engine import codes
 from tripeaks.engine import score as scoring
@@ -274,7 +274,7 @@ def _offer(code: GameCode | Variant, lang: str) -> None:
         else:
             offer(code)
     except NotOffered as refusal:
-        raise ApiError(422, "options_not_offered", refusal.message(lang)) from None
+        raise ApiError(422, "options_not_offered", i18n.refusal(refusal, lang)) from None
 
 
 def _code(game: Game) -> GameCode:
@@ -289,7 +289,7 @@ _CONFLICTS = frozenset({"stale", "request_id_reused", "game_over"})
 def _refusal(refused: Refused, solvers: Solvers, game_id: str, lang: str) -> ApiError:
     _ = translator(lang)
     if isinstance(refused, ActionRefused):
-        message = refused.refusal.message(lang)
+        message = i18n.refusal(refused.refusal, lang)
     else:
         message = _(f"error.{refused.reason}")
     state = _state(solvers, refused.game, game_id, lang, tag=refused.tag)
@@ -607,9 +607,9 @@ async def preview(
     turn = None
     try:
         for step in steps:
-            turn = game.act(step)
+            turn = game.apply(step)
     except IllegalMove as refusal:
-        raise ApiError(422, refusal.reason.name.lower(), refusal.message(lang)) from None
+        raise ApiError(422, refusal.reason.name.lower(), i18n.refusal(refusal, lang)) from None
     return _json(_state(caller.backend.solvers, game, None, lang, turn=turn))
 
 

@@ -10,7 +10,7 @@ from tripeaks.engine.game import ActionKind, Game, Slot, Status, Turn
 from tripeaks.engine.layout import POSITIONS
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
-from tripeaks.i18n.describe import card_name
+from tripeaks.i18n.describe import card_name, describe
 from tripeaks.web.api.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
 
 
@@ -106,7 +106,7 @@ def game_state(
         stock_label=_stock_label(lang, game.stock_size),
         discard=None if game.top is None else card_out(game.top, lang),
         tableau=_tableau(game, lang),
-        description=game.describe(lang),
+        description=describe(game, lang),
         last=last_out(game, turn, lang) if turn else None,
         result=_with_best(result, game) if status is not Status.PLAYING and not hidden else None,
         daily=None if tag is None else tag.day.isoformat(),
