@@ -202,10 +202,10 @@ FELT = """() => {
 }"""
 
 
-# Every number card painted by the page itself (board.js's paintFace) on the discard and on a peak card;
+# Every number card painted by the page itself (cards.js's paintFace) on the discard and on a peak card;
 # the boxes of each corner index's rank and suit against the boxes of the pips drawn between them.
 PIP_CLASHES = """async () => {
-  const { paintFace } = await import("/static/js/board.js");
+  const { paintFace } = await import("/static/js/cards.js");
   const suits = [["hearts", "\u2665"], ["spades", "\u2660"], ["diamonds", "\u2666"], ["clubs", "\u2663"]];
   const peak = [...document.querySelectorAll("#tableau .card")].find((el) => !el.hidden);
   const box = (el) => el.getBoundingClientRect();
@@ -414,7 +414,7 @@ GEOMETRY = """() => [...document.querySelectorAll('#board, #tableau .card, #stoc
 
 
 def test_a_turned_phone_lays_the_board_out_as_a_phone_opened_that_way(new_page):
-    """The table's size and shape come from board.js (not a CSS size container, which had every card's
+    """The table's size and shape come from cards.js (not a CSS size container, which had every card's
     style resolved inside the table's layout): turning the phone must give the very layout of a page
     opened at the new size, both ways, with the piles beside the peaks only on the wide table."""
     page = new_page(code=EXAMPLE_CODE, width=390, height=844, touch=True)

@@ -9,7 +9,7 @@
 // laid out once by the page's own CSS (so it looks as it does on the table), read back, painted once into
 // a small picture, and each frame only stamps those pictures where the cards now are.
 
-import { isWide } from "./board.js";
+import { isWide } from "./cards.js";
 import { h, idle } from "./dom.js";
 import { motionLayer } from "./motion.js";
 

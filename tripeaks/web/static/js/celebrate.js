@@ -2,7 +2,7 @@
 // emptied (the Turn's `peak`, with what it earned: `peak_points`) and the win's cascade
 // of bouncing cards before the result window. Every number shown is the server's.
 
-import { cards, paintFace, placeOf } from "./board.js";
+import { cards, paintFace, placeOf } from "./cards.js";
 import { $, afterFrame, h } from "./dom.js";
 import { number, points } from "./i18n.js";
 import { motionLayer, still } from "./motion.js";
@@ -53,7 +53,7 @@ export function paintStreak(game, turn) {
 
 // ---- A peak emptied ----------------------------------------------------------------------------
 
-/** Where the cards at these positions are drawn, even when they are removed (hidden): board.js keeps the
+/** Where the cards at these positions are drawn, even when they are removed (hidden): cards.js keeps the
  * places, so that nothing is laid out again to know them. */
 function placesOf(positions) {
   return positions.map((pos) => cards[pos]).filter(Boolean).map(placeOf);

@@ -1,7 +1,8 @@
 // The player's intents become requests; each reply's state replaces state.game and is drawn as it is.
 
 import { enqueue, get, requestId, write } from "./api.js";
-import { cards, firstControl, focusBoard, render, reviewOf } from "./board.js";
+import { firstControl, focusBoard, render, reviewOf } from "./board.js";
+import { cards } from "./cards.js";
 import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
 import { buzz } from "./sound.js";

@@ -3,7 +3,8 @@
 // and it is never shown again (localStorage, state.js). Loaded only when it is to be shown (game.js).
 
 import { get } from "./api.js";
-import { cards, currentRover, focusBoard } from "./board.js";
+import { currentRover, focusBoard } from "./board.js";
+import { cards } from "./cards.js";
 import { $, h } from "./dom.js";
 import { points, t } from "./i18n.js";
 import { announce } from "./live.js";

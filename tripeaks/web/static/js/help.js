@@ -5,7 +5,7 @@
 // (option.* of the catalog, like the header's rules line). Loaded when first opened (main.js).
 
 import { get, loadRules } from "./api.js";
-import { buildTableau, paintFace, paintTableau } from "./board.js";
+import { buildTableau, paintFace, paintTableau } from "./cards.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { number, points, t } from "./i18n.js";

@@ -3,7 +3,8 @@
 // window. Nothing here knows a rule: a tap on any card is "play pos", and the server says whether it fits.
 // The arrow keys move the focus over the board as it is drawn (the layout's geometry).
 
-import { cards, centre, controls, currentRover, focusBoard, placeOf, setRover } from "./board.js";
+import { controls, currentRover, focusBoard, setRover } from "./board.js";
+import { cards, centre, placeOf } from "./cards.js";
 import { $, $$ } from "./dom.js";
 import { state } from "./state.js";
 

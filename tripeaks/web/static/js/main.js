@@ -3,7 +3,8 @@
 // come from the server (docs/ui.md).
 
 import { get, watchSaving } from "./api.js";
-import { build, render } from "./board.js";
+import { render } from "./board.js";
+import { build } from "./cards.js";
 import { applyTheme, openNewGame, openSettings, warmWin, wireDialogs } from "./dialogs.js";
 import { $ } from "./dom.js";
 import * as game from "./game.js";

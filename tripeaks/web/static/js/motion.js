@@ -5,7 +5,7 @@
 // prefers-reduced-motion nothing moves: every change is instant.
 
 import { $, afterFrame, h, reducedMotion } from "./dom.js";
-import { cards, isWide, paintFace, placeOf } from "./board.js";
+import { cards, isWide, paintFace, placeOf } from "./cards.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
 
@@ -40,7 +40,7 @@ function ghost(rect, source = null, card = null) {
   return g;
 }
 
-// where a card, the stock or the discard is: board.js keeps their places (no layout read between writes)
+// where a card, the stock or the discard is: cards.js keeps their places (no layout read between writes)
 const rectOf = (el) => {
   if (!el || el.hidden) return null;
   const r = placeOf(el);

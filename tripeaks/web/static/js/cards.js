@@ -1,0 +1,256 @@
+// The cards and their places: the page's low layer. The tableau's elements built once where
+// GET /api/layout puts them, the table's shape and sizes, where each card, the stock and the discard
+// are on screen (measured once per change of size), and painting a card's face or back. It knows no
+// game: render and the focus (board.js), the motion (motion.js) and the celebrations (celebrate.js,
+// cascade.js) are built on it.
+
+import { $, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The tableau's buttons, by position. */
+export const cards = [];
+
+/** Draw the 28 places once, where GET /api/layout puts them. */
+export function build(layout) {
+  buildTableau($("#tableau"), layout, true).forEach((el, pos) => (cards[pos] = el));
+  cols = Math.max(...layout.map((p) => p.x)) + 1;
+  rows = Math.max(...layout.map((p) => p.y));
+  for (const p of layout) if (cards[p.pos]) grid.set(cards[p.pos], p);
+  const sizes = new ResizeObserver((entries) => {
+    const table = entries.find((entry) => entry.target.id === "table");
+    if (table) shapeTable(table.target, table.contentBoxSize[0]);
+    // a new table size sizes the board anew: its places are measured when next asked for (or at its own
+    // resize); otherwise layout is clean here, and this read costs nothing
+    places = table ? null : measure();
+    for (const entry of entries) {
+      const width = entry.borderBoxSize[0].inlineSize;
+      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
+      else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
+    }
+  });
+  for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
+}
+
+// The table's size and shape, for app.css to size the board from: what a CSS size container would give,
+// written once per change of size. As a container, the table had its cards' styles resolved inside its
+// layout at every change, which doubled the layout time of a game (docs/ui.md, "Long tasks").
+function shapeTable(table, { inlineSize: width, blockSize: height }) {
+  table.style.setProperty("--tw", `${width}px`);
+  table.style.setProperty("--th", `${height}px`);
+  const shape = {
+    upright: width <= height,
+    landscape: width >= height,
+    tall: width <= height * 0.6,
+    short: height <= 560,
+    side: width >= height * 2.4,
+    narrow: width <= 480,
+  };
+  for (const [name, on] of Object.entries(shape)) table.classList.toggle(name, on);
+}
+
+// A card's face has two looks, small and large (.wide-card: app.css), chosen by its width: set here once
+// per change of size (a ResizeObserver, no layout read), not by a size container on every card.
+let cols = 10;
+let rows = 3;
+export const isWide = (width) => width - 2 >= 70;
+function wideFaces(elements, width) {
+  const wide = isWide(width);
+  for (const el of elements) if (el) el.classList.toggle("wide-card", wide);
+}
+
+// ---- Where the cards are: measured once per change of size ---------------------------------
+// The places of the 28 cards (removed ones too), the stock and the discard, as screen rectangles: three
+// reads after a change of size of the table, the peaks, the piles or the notices (which move the board),
+// then kept. The motion reads them without making the browser recompute style and layout between its
+// writes. They are the untransformed boxes: a pressed, turning or shaking card's place, not its shape.
+const grid = new Map(); // tableau element -> its layout position {x, y}
+let places = null;
+
+function box(el) {
+  const r = el.getBoundingClientRect();
+  const width = el.offsetWidth;
+  const height = el.offsetHeight;
+  // a transform (pressed, shaking) moves the drawn box about its centre; the place is the box untransformed
+  return { left: r.left + r.width / 2 - width / 2, top: r.top + r.height / 2 - height / 2, width, height };
+}
+
+function measure() {
+  const map = new Map();
+  const tableau = $("#tableau");
+  const stock = $("#stock");
+  const discard = $("#discard");
+  if (!tableau || !stock || !discard) return map;
+  const t = tableau.getBoundingClientRect();
+  const s = box(stock);
+  map.set(stock, s);
+  map.set(discard, box(discard));
+  const cw = t.width / cols;
+  const ch = s.width ? (cw * s.height) / s.width : cw * 1.4; // the piles have the cards' proportions
+  const sy = rows ? (t.height - ch) / rows : 0;
+  for (const [el, p] of grid) map.set(el, { left: t.left + p.x * cw, top: t.top + p.y * sy, width: cw, height: ch });
+  return map;
+}
+
+/** Where an element is drawn, without a layout read for the cards, the stock and the discard (see above). */
+export function placeOf(el) {
+  if (!places) places = measure();
+  const place = places.get(el);
+  if (place) return place;
+  const r = el.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
+}
+
+export function centre(rect) {
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+}
+
+export function nearest(rect, candidates) {
+  const c = centre(rect);
+  let best = null;
+  let bestDistance = Infinity;
+  for (const el of candidates) {
+    const d = centre(placeOf(el));
+    const distance = Math.hypot(d.x - c.x, d.y - c.y);
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = el;
+    }
+  }
+  return best;
+}
+
+export function buildTableau(container, positions, interactive) {
+  const board = container.closest(".board");
+  board.style.setProperty("--cols", String(Math.max(...positions.map((p) => p.x)) + 1));
+  board.style.setProperty("--rows", String(Math.max(...positions.map((p) => p.y))));
+  const elements = [];
+  // Lower rows come later in the page, so that they lie over the cards they cover.
+  for (const p of [...positions].sort((a, b) => a.y - b.y || a.x - b.x)) {
+    const el = interactive ? h("button", { type: "button", tabIndex: -1 }) : h("div", { "aria-hidden": "true" });
+    el.className = "card back";
+    el.style.setProperty("--x", String(p.x));
+    el.style.setProperty("--y", String(p.y));
+    el.dataset.pos = String(p.pos);
+    container.append(el);
+    elements[p.pos] = el;
+  }
+  return elements;
+}
+
+/** The tableau's cards as the state has them; ``blocked`` (open peaks): face up, still covered. */
+export function paintTableau(elements, tableau, interactive, blocked = []) {
+  const covered = new Set(blocked);
+  for (const slot of tableau) {
+    const el = elements[slot.pos];
+    if (!el) continue;
+    const removed = slot.slot === "removed";
+    if (el.hidden !== removed) el.hidden = removed; // only what changed is written
+    const under = covered.has(slot.pos);
+    el.classList.toggle("free", slot.slot === "face_up" && !under);
+    el.classList.toggle("blocked", under);
+    if (slot.slot === "face_up" && slot.card) {
+      if (el.dataset.card !== slot.card.label) paintFace(el, slot.card);
+      if (interactive) label(el, under ? t("card.covered", { card: slot.card.name }) : slot.card.name);
+    } else {
+      if (!el.classList.contains("back")) paintBack(el);
+      if (interactive) label(el, t("card.hidden"));
+    }
+  }
+}
+
+const label = (el, text) => el.getAttribute("aria-label") !== text && el.setAttribute("aria-label", text);
+
+/** A face-up card: corner indexes from the server's label, a pip, a large ace or a court figure (J, Q, K:
+ * our own drawings, the symbols #f-11, #f-12, #f-13 of index.html). */
+const SUITS = { clubs: "s-c", diamonds: "s-d", hearts: "s-h", spades: "s-s" };
+const SVG = "http://www.w3.org/2000/svg";
+
+function courtArt(rank) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 40 52");
+  svg.setAttribute("preserveAspectRatio", "xMidYMax meet");
+  const use = document.createElementNS(SVG, "use");
+  use.setAttribute("href", `#f-${rank}`);
+  svg.append(use);
+  return h("span", { className: "court-art" }, svg);
+}
+
+/** The classic pip arrangements of 2 to 10: [column, row] with columns 0–2 and rows 0–6 (top to bottom);
+ * CSS places them and turns the lower ones over. Shown only where a card is large enough (app.css). */
+const PIPS = (() => {
+  const top = [[0, 0], [2, 0]], bottom = [[0, 6], [2, 6]], side = [[0, 3], [2, 3]];
+  const four = [...top, ...bottom], six = [...four, ...side];
+  return {
+    2: [[1, 0], [1, 6]],
+    3: [[1, 0], [1, 3], [1, 6]],
+    4: four,
+    5: [...four, [1, 3]],
+    6: six,
+    7: [...six, [1, 1.5]],
+    8: [...six, [1, 1.5], [1, 4.5]],
+    9: [...four, [0, 2], [2, 2], [0, 4], [2, 4], [1, 3]],
+    10: [...four, [0, 2], [2, 2], [0, 4], [2, 4], [1, 1], [1, 5]],
+  };
+})();
+
+function pipLayout(rank, suit) {
+  const pips = PIPS[rank].map(([c, r]) => {
+    const pip = h("span", { className: r > 3 ? "p low" : "p" }, suit);
+    pip.style.setProperty("--c", String(c));
+    pip.style.setProperty("--r", String(r));
+    return pip;
+  });
+  return h("span", { className: "pips" }, ...pips);
+}
+
+export function paintFace(el, card) {
+  if (card.suit === "joker") return paintJoker(el, card);
+  const suit = card.label.slice(-1);
+  const rank = card.label.slice(0, -1);
+  el.classList.remove("back", "vacant", "s-c", "s-d", "s-h", "s-s", "s-j");
+  el.classList.add(SUITS[card.suit]);
+  el.classList.toggle("ace", card.rank === 1);
+  el.classList.toggle("ten", card.rank === 10);
+  const corner = (extra) =>
+    h("span", { className: `idx${extra}` }, h("span", { className: "r" }, rank), h("span", { className: "s" }, suit));
+  const middle = card.rank > 10 ? courtArt(card.rank) : h("span", { className: "pip" }, suit);
+  const pips = card.rank > 1 && card.rank <= 10 ? [pipLayout(card.rank, suit)] : [];
+  el.replaceChildren(
+    h("span", { className: "face", "aria-hidden": "true" }, corner(""), middle, ...pips, corner(" br")),
+  );
+  el.dataset.card = card.label;
+}
+
+/** The joker: a star in its corners and at its heart, and its word (the catalog's) across a large one. */
+function paintJoker(el, card) {
+  el.classList.remove("back", "vacant", "s-c", "s-d", "s-h", "s-s", "ace", "ten");
+  el.classList.add("s-j");
+  const corner = (extra) =>
+    h("span", { className: `idx${extra}` }, h("span", { className: "r" }, "★"), h("span", { className: "s" }, ""));
+  el.replaceChildren(
+    h(
+      "span",
+      { className: "face", "aria-hidden": "true" },
+      corner(""),
+      h("span", { className: "pip" }, "★"),
+      h("span", { className: "joker-word" }, t("card.joker.label")),
+      corner(" br"),
+    ),
+  );
+  el.dataset.card = card.label;
+}
+
+/** An empty discard (a game whose discard starts empty): the outline of an empty place. */
+export function paintVacant(el) {
+  el.replaceChildren();
+  el.classList.remove("back", "s-c", "s-d", "s-h", "s-s", "s-j", "ace", "ten");
+  el.classList.add("vacant");
+  delete el.dataset.card;
+}
+
+function paintBack(el) {
+  el.replaceChildren();
+  el.classList.add("back");
+  el.classList.remove("s-c", "s-d", "s-h", "s-s", "ace", "ten");
+  delete el.dataset.card;
+}
