@@ -20,6 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tripeaks.store import migrations
+from tripeaks.store.common import CONNECT_WAIT
 from tripeaks.store.core import (
     _LOG,
     _PLAYED,
@@ -35,16 +36,11 @@ POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
 WAIT = 2.0
 """Seconds a request waits for a connection before it is answered 503 (the database is away)."""
-CONNECT_WAIT = 5
-"""Seconds to wait for the database at start (and for each new connection)."""
 RECONNECT = 1.0
 """Seconds psycopg_pool goes on trying (with its backoff: 1 s, then 2 s, ...) to open a connection
 the database refused, before it gives up; the next request that needs one tries afresh. Its
 default of five minutes let the backoff grow to 8 s while the database was away, and the pool
 then opened nothing for as long after it was back."""
-SCHEMA_LOCK = 0x7472_6970
-"""The advisory lock that makes workers starting together upgrade the schema one at a time
-(tripeaks.store.migrations takes it around the upgrade)."""
 
 
 def _revision(db: psycopg.Connection[Any]) -> str | None:
