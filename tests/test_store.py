@@ -15,14 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from winning import find_win
 
+from tripeaks import daily, stats
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, UNDO, Action, Game, Reason, Status
-from tripeaks.store import core as store_module
+from tripeaks.store import sqlite
+from tripeaks.store import staging as store_module
 from tripeaks.store.core import (
     ActionRefused,
     RequestIdReused,
     StaleVersion,
-    Store,
     Unavailable,
     UnknownGame,
 )
@@ -30,6 +31,16 @@ from tripeaks.store.core import (
 CODE = GameCode.parse("TP1-E-AAABUWI")
 P = "p" * 22
 PLAYERS = ("a" * 22, "b" * 22, "c" * 22)
+
+POLICY = daily.Policy(stats.judge, stats.count)
+"""The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
+
+
+class Store(sqlite.Store):
+    """The SQLite store with the app's policy."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, POLICY)
 
 
 def test_the_database_is_durable_and_in_wal_mode(tmp_path: Path) -> None:

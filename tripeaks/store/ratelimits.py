@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import psycopg
 
-from tripeaks.store.core import Unavailable
+from tripeaks.store.common import Unavailable
 
 
 class Check(Protocol):
