@@ -219,8 +219,10 @@ class Staging(Reader):
                     for game_id, code, tag in change.unjudged:
                         change.verdicts[game_id] = self.policy.verdict(code, tag)
                 except Exception as error:
-                    with self._lock:
+                    with self._lock:  # out of the queue first: _failed takes what stood on it
                         staged = change in self._staged
+                        if staged:
+                            self._staged.remove(change)
                     if staged:
                         self._failed([change], error)
                     raise
@@ -250,6 +252,8 @@ class Staging(Reader):
             except Exception as error:
                 with self._lock:
                     failed = [c for c in self._staged if c.verdicts is settled.verdicts]
+                    for change in failed:
+                        self._staged.remove(change)
                 return self._failed(failed, error) if failed else []
 
     def _flush_once(self) -> list[Change] | _Unjudged:

@@ -41,7 +41,8 @@ def create_app(
     """
     hosting = hosting or Hosting()
     # the verdict a counted game keeps: the solver worker's, asked for near the game's end, else
-    # worked out here (the store asks for it outside its lock)
+    # worked out here (the store asks for it outside its lock; ``solvers`` is made just below,
+    # before any game can be played)
     store = open_store(
         db,
         daily.Policy(
