@@ -18,7 +18,8 @@ from test_api_support import BASE_URL, count_commits
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW
-from tripeaks.store.core import Change, Store, Unavailable, open_store
+from tripeaks.store.core import Change, Unavailable
+from tripeaks.store.sqlite import Store, open_store
 from tripeaks.web.app import create_app
 from tripeaks.web.backend.committer import Committer
 

@@ -676,9 +676,11 @@ def test_ranks_from_the_score_counts_equal_a_count_of_every_standing_ahead(
     action (the dailies row and its score's count): every rank and the board's order."""
     import random
 
-    from tripeaks.store.core import _FINISHED, open_store
+    from tripeaks import stats
+    from tripeaks.store.sql import FINISHED
+    from tripeaks.store.sqlite import open_store
 
-    store = open_store(database)
+    store = open_store(database, daily.Policy(stats.judge, stats.count))
     rng = random.Random(7)
     day = date(2026, 11, 30)
     rows = [
@@ -704,7 +706,7 @@ def test_ranks_from_the_score_counts_equal_a_count_of_every_standing_ahead(
                     " seconds) VALUES (?, ?, ?, 1, 1, 1, ?, ?, ?)",
                     (game, day.isoformat(), player, score, moves, seconds),
                 )
-                db.execute(_FINISHED, (day.isoformat(), score))
+                db.execute(FINISHED, (day.isoformat(), score))
         top, players = store.board(day, 50)
         assert players == len(rows)
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from test_api_support import WIN_CODE, new_game, reopen, send, store_of, winning_line
 
 from tripeaks.engine.game import DRAW, UNDO, Action
-from tripeaks.store.core import Store
+from tripeaks.store.sqlite import Store
 
 
 def sqlite_of(client: TestClient) -> Store:

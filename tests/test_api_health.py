@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, api
 
 from tripeaks.i18n import translator
-from tripeaks.store.core import Store
+from tripeaks.store.sqlite import Store
 from tripeaks.web.app import create_app
 
 

@@ -299,7 +299,7 @@ def test_the_upgrade_takes_attempts_too_fast_off_the_boards_already_played(
         with psycopg.connect(database) as pg:
             for sql in back:
                 pg.execute(sql)  # type: ignore[arg-type]
-    from tripeaks.store.core import open_store
+    from tripeaks.store.sqlite import open_store
 
     store = open_store(database)  # upgraded to HEAD as it opens
     try:

@@ -19,7 +19,8 @@ from tripeaks import nickname
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW
 from tripeaks.i18n import translator
-from tripeaks.store.core import NameTaken, Storage, open_store
+from tripeaks.store.core import NameTaken, Storage
+from tripeaks.store.sqlite import open_store
 
 COOKIE = "tripeaks_player"
 CODE = GameCode.parse("TP1-E-AAABUWI")

@@ -16,7 +16,7 @@ import pytest
 from tripeaks.cli import main as cli
 from tripeaks.cli import serve
 from tripeaks.i18n import LANGUAGES, system_language, translator
-from tripeaks.store.core import Store
+from tripeaks.store.sqlite import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 

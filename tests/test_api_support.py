@@ -16,7 +16,8 @@ from winning import find_win
 
 from tripeaks import daily
 from tripeaks.engine.game import Action, Game
-from tripeaks.store.core import Change, Storage, Store, open_store
+from tripeaks.store.core import Change, Storage
+from tripeaks.store.sqlite import Store, open_store
 from tripeaks.web.app import create_app
 
 WIN_CODE = "TP1-E-AAABUWI"

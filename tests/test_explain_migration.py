@@ -17,7 +17,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.stats import figures, fold
 from tripeaks.store import migrations
-from tripeaks.store.core import open_store
+from tripeaks.store.sqlite import open_store
 
 ADDED = {
     "hinted_games": ("kind",),

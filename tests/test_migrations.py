@@ -23,15 +23,33 @@ import psycopg
 import pytest
 from schemas import pg_schema, sqlite_schema, state
 
+from tripeaks import daily, stats
 from tripeaks.cli.main import main
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Action, Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.stats import Totals, figures
-from tripeaks.store import migrations
-from tripeaks.store.core import Storage, Store
-from tripeaks.store.postgres import PgStore
+from tripeaks.store import migrations, postgres, sqlite
+from tripeaks.store.core import Storage
+
+POLICY = daily.Policy(stats.judge, stats.count)
+"""The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
+
+
+class Store(sqlite.Store):
+    """The SQLite store with the app's policy."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, POLICY)
+
+
+class PgStore(postgres.PgStore):
+    """The PostgreSQL store with the app's policy."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url, POLICY)
+
 
 DATA = Path(__file__).parent / "data"
 MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
@@ -195,7 +213,7 @@ def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> N
 def loaded_to_open(db: Path) -> list[str]:
     """Which of Alembic and SQLAlchemy a fresh process imported to open ``db``."""
     script = (
-        "import sys; from tripeaks.store.core import Store; Store(sys.argv[1]).close();"
+        "import sys; from tripeaks.store.sqlite import Store; Store(sys.argv[1]).close();"
         " print(' '.join(m for m in ('alembic', 'sqlalchemy') if m in sys.modules))"
     )
     shown = subprocess.run(

@@ -18,7 +18,8 @@ import pytest
 from tripeaks import nickname
 from tripeaks.engine.codes import GameCode
 from tripeaks.store import migrations
-from tripeaks.store.core import NameTaken, open_store
+from tripeaks.store.core import NameTaken
+from tripeaks.store.sqlite import open_store
 
 CODE = GameCode.parse("TP1-E-AAABUWI")
 NAMES = {  # player: (name, the time of their first game, or None: no game)

@@ -27,13 +27,25 @@ import pytest
 from fastapi.testclient import TestClient
 from test_api_support import BASE_URL, CLUSTER, WIN_CODE, api, new_game, send
 
+from tripeaks import daily, stats
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, UNDO, Action
 from tripeaks.i18n import translator
 from tripeaks.store import postgres as store_pg
 from tripeaks.store.core import ActionRefused, StaleVersion, Storage
-from tripeaks.store.postgres import PgStore, redacted
+from tripeaks.store.postgres import redacted
 from tripeaks.web.app import create_app
+
+POLICY = daily.Policy(stats.judge, stats.count)
+"""The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
+
+
+class PgStore(store_pg.PgStore):
+    """The PostgreSQL store with the app's policy."""
+
+    def __init__(self, url: str, **options: Any) -> None:
+        super().__init__(url, POLICY, **options)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 P = "p" * 22

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from served import BOUND, serving
 from test_api_support import WIN_CODE, new_game, store_of
 
-from tripeaks.store.core import Store
+from tripeaks.store.sqlite import Store
 
 JSON = {"Content-Type": "application/json"}
 

@@ -18,13 +18,25 @@ from test_api_support import (
     winning_line,
 )
 
+from tripeaks import daily, stats
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.solver import explain
 from tripeaks.stats import figures, fold, recent, summarize
-from tripeaks.store.core import Result, Store
+from tripeaks.store import sqlite
+from tripeaks.store.core import Result
+
+POLICY = daily.Policy(stats.judge, stats.count)
+"""The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
+
+
+class Store(sqlite.Store):
+    """The SQLite store with the app's policy."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, POLICY)
 
 
 def result(outcome: str, score: int = 500, rules: str = "E") -> Result:

@@ -15,14 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from winning import find_win
 
+from tripeaks import daily, stats
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, UNDO, Action, Game, Reason, Status
-from tripeaks.store import core as store_module
+from tripeaks.store import sqlite
+from tripeaks.store import staging as store_module
 from tripeaks.store.core import (
     ActionRefused,
     RequestIdReused,
     StaleVersion,
-    Store,
     Unavailable,
     UnknownGame,
 )
@@ -30,6 +31,16 @@ from tripeaks.store.core import (
 CODE = GameCode.parse("TP1-E-AAABUWI")
 P = "p" * 22
 PLAYERS = ("a" * 22, "b" * 22, "c" * 22)
+
+POLICY = daily.Policy(stats.judge, stats.count)
+"""The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
+
+
+class Store(sqlite.Store):
+    """The SQLite store with the app's policy."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, POLICY)
 
 
 def test_the_database_is_durable_and_in_wal_mode(tmp_path: Path) -> None:
@@ -296,6 +307,97 @@ def test_leaving_a_game_only_cached_in_the_database_works_too(tmp_path: Path) ->
     with pytest.raises(ActionRefused):
         again.apply(first.id, P, DRAW, 1)
     assert results(again) == [(str(CODE), "lost")]
+
+
+class Watched:
+    """The app's policy, noting each verdict asked for and whether the store held a lock then."""
+
+    def __init__(self, path: Path) -> None:
+        self.asked: list[tuple[str, bool]] = []
+        self.store = sqlite.Store(path, daily.Policy(self.judge, stats.count))
+
+    def judge(self, code: GameCode) -> stats.Verdict | None:
+        held = self.store._lock.locked() or self.store._flushing.locked()
+        self.asked.append((str(code), held))
+        return stats.judge(code)
+
+
+def verdicts(path: Path) -> list[tuple[int, int | None]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT winnable, best FROM verdicts").fetchall()
+
+
+def test_a_counted_games_verdict_is_asked_for_outside_the_stores_locks(tmp_path: Path) -> None:
+    """A lost game (left touched) and a won one each keep the solver's verdict, asked for after
+    the store let go of its lock and before the commit took it (no search under the lock)."""
+    watched = Watched(tmp_path / "g.db")
+    store = watched.store
+    first = store.create(P, CODE)
+    store.apply(first.id, P, DRAW, 0)
+    second = store.create(P, CODE)  # leaves the first: counted lost
+    for version, action in enumerate(winning_line(str(CODE))):
+        store.apply(second.id, P, action, version)
+    store.create(P, CODE)  # the second was won: nothing left to count
+    assert watched.asked == [(str(CODE), False), (str(CODE), False)]
+    assert results(store) == [(str(CODE), "lost"), (str(CODE), "won")]
+    verdict = stats.judge(CODE)
+    assert verdict is not None
+    assert verdicts(tmp_path / "g.db") == [(int(verdict.winnable), verdict.best)] * 2
+    assert store.totals(P)[CODE.variant].judged == 2
+
+
+def test_a_game_that_counts_only_in_the_commit_is_judged_outside_it(tmp_path: Path) -> None:
+    """The game left was untouched in this store's memory but moved since (another process):
+    the commit finds it counts, rolls back, the verdict is asked for outside every lock and the
+    batch is written again, counted once with its verdict."""
+    watched = Watched(tmp_path / "g.db")
+    store = watched.store
+    first = store.create(P, CODE)
+    other = Store(tmp_path / "g.db")
+    other.apply(first.id, P, DRAW, 0)  # this store's cached game is still at version 0
+    store.create(P, CODE)
+    assert watched.asked == [(str(CODE), False)]
+    assert results(store) == [(str(CODE), "lost")]
+    assert len(verdicts(tmp_path / "g.db")) == 1
+    assert store.totals(P)[CODE.variant].played == 1
+    assert not store._staged
+
+
+def test_a_verdict_that_fails_fails_its_change_and_nothing_else(tmp_path: Path) -> None:
+    def judge(code: GameCode) -> stats.Verdict | None:
+        raise RuntimeError("no verdict")
+
+    store = sqlite.Store(tmp_path / "g.db", daily.Policy(judge, stats.count))
+    first = store.create(P, CODE)
+    store.apply(first.id, P, DRAW, 0)
+    with pytest.raises(RuntimeError, match="no verdict"):
+        store.create(P, CODE)
+    assert not store._staged and results(store) == []
+    assert store.game(first.id, P).actions == (DRAW,)  # replayed: as the database has it
+    other = store.create(PLAYERS[0], CODE)  # the store goes on
+    assert store.apply(other.id, PLAYERS[0], DRAW, 0).game.actions == (DRAW,)
+
+
+def test_a_verdict_that_fails_inside_a_commits_retry_fails_that_change_alone(
+    tmp_path: Path,
+) -> None:
+    def judge(code: GameCode) -> stats.Verdict | None:
+        raise RuntimeError("no verdict")
+
+    store = sqlite.Store(tmp_path / "g.db", daily.Policy(judge, stats.count))
+    first = store.create(P, CODE)
+    kept = store.create(PLAYERS[0], CODE)
+    Store(tmp_path / "g.db").apply(first.id, P, DRAW, 0)  # moved elsewhere: counts when left
+    drawn = store.stage_apply(kept.id, PLAYERS[0], DRAW, 0)
+    made = store.stage_create(P, CODE)
+    # the batch went back, and the verdict failed: that change alone is settled, failed
+    assert [change.done for change in store.flush()] == [made.done]
+    with pytest.raises(RuntimeError, match="no verdict"):
+        made.done.result(timeout=0)
+    assert not drawn.done.done()  # another player's move, in the same batch, waits for the next
+    store.flush()
+    drawn.done.result(timeout=0)
+    assert results(store) == [] and store.actions(kept.id) == [DRAW]
 
 
 # Failed commits (regression: changes staged after a failed batch were thrown away, and the next,

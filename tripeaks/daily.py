@@ -10,8 +10,10 @@ winnable is the day's. The same secret and day always give the same deal, in eve
 after a restart.
 
 The policy of a daily game lives here too, in one place: which actions a ranked attempt refuses
-(undo; hints, which are no action), when a reply may carry the code, and when an attempt has ended.
-The engine stays the rule keeper; these are rules of the competition around it.
+(undo; hints, which are no action), when a reply may carry the code, when an attempt has ended,
+which figures it keeps and how a day's board breaks ties. The engine stays the rule keeper; these
+are rules of the competition around it. :class:`Policy` hands them to the store (its one seam,
+tripeaks.store.policy.Policy), with the statistics' judge and count.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import os
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -34,6 +36,8 @@ from tripeaks.engine.game import ActionKind, Game
 from tripeaks.engine.layout import PEAK_MASKS
 from tripeaks.engine.rules import Rules
 from tripeaks.solver import search as solver
+from tripeaks.store.policy import Figures, Totals, Verdict
+from tripeaks.store.policy import Tag as Tag  # a daily's tag: the dailies table's key
 
 SECRET_VARIABLE = "TRIPEAKS_DAILY_SECRET"
 """The operator's secret (``tripeaks serve --daily-secret`` sets it for every worker)."""
@@ -196,16 +200,6 @@ class Dailies:
 # The policy of a daily game ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
-    """What makes a game a daily: the day it was started for, and whether it is the player's one
-    ranked attempt of that day. A game keeps its day; it counts for that day's board only while
-    the day is open (``counts``)."""
-
-    day: date
-    ranked: bool
-
-
 def attempt_id(player: str, day: date) -> str:
     """The game id of a player's ranked attempt of a day: every start of it, in any worker, names
     the same game, so that starts racing each other make one game and never a second (the store
@@ -282,3 +276,64 @@ def too_fast(seconds: float, actions: int) -> bool:
     """An attempt of ``actions`` actions whose first and last came ``seconds`` apart (the server's
     clock) was played faster than a person can: kept as the player's own, off the public board."""
     return actions > 1 and seconds < HUMAN_PACE * (actions - 1)
+
+
+TIE = 0.0005
+"""Seconds closer than this are the same time (the board shows milliseconds): the difference of two
+clock readings is not exact, and two attempts timed alike must share their rank."""
+
+
+def figures(tag: Tag | None, game: Game, seconds: float) -> Figures | None:
+    """A ranked daily's figures after an action, ``seconds`` after its first (the server's clock),
+    as the engine has them; None for any other game, and for a ranked attempt played on after its
+    day closed (it stands on the board as it was then)."""
+    if not counts(tag):
+        return None
+    finished = ended(game)
+    return Figures(
+        finished,
+        game.is_won,
+        game.score,
+        game.moves,
+        game.longest_streak,
+        peaks_mask(game),
+        finished and too_fast(seconds, len(game.actions)),
+    )
+
+
+Count = Callable[[Totals, str, int, int, "Verdict | None", "str | None"], Totals]
+"""stats.count: the totals with one more counted game."""
+
+
+class Policy:
+    """What the store writes for an action (tripeaks.store.policy.Policy, handed to the store when
+    it is built): the daily's rules are decided here; a counted game's verdict and totals are the
+    statistics' (``judge``: stats.judge, or the app's solver worker's first; ``count``:
+    stats.count), handed in. No verdict is kept for a daily of a day still open, whose deal's best
+    score and grade the player's statistics would otherwise tell."""
+
+    tie = TIE
+
+    def __init__(self, judge: Callable[[GameCode], Verdict | None], count: Count) -> None:
+        self._judge = judge
+        self._count = count
+
+    def refusal(self, tag: Tag | None, kind: ActionKind) -> str | None:
+        return refusal(tag, kind)
+
+    def figures(self, tag: Tag | None, game: Game, seconds: float) -> Figures | None:
+        return figures(tag, game, seconds)
+
+    def verdict(self, code: GameCode, tag: Tag | None) -> Verdict | None:
+        return None if secret(tag) else self._judge(code)
+
+    def count(
+        self,
+        totals: Totals,
+        outcome: str,
+        score: int,
+        streak: int,
+        verdict: Verdict | None,
+        hint: str | None,
+    ) -> Totals:
+        return self._count(totals, outcome, score, streak, verdict, hint)

@@ -14,48 +14,15 @@ from typing import TYPE_CHECKING
 
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
+from tripeaks.store.policy import Totals as Totals  # the totals table's row
+from tripeaks.store.policy import Verdict as Verdict  # a counted game's verdict
 
 if TYPE_CHECKING:
     from tripeaks.engine.codes import GameCode
-    from tripeaks.store.core import Result
+    from tripeaks.store.results import Result
 
 RECENT = 20
 """How many of the latest counted games the statistics list."""
-
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    """What is kept per player and kind of game (rules and options); :func:`figures` makes the
-    statistics from it."""
-
-    played: int = 0
-    won: int = 0
-    won_score_sum: int = 0
-    best_score: int | None = None
-    current_streak: int = 0
-    best_streak: int = 0
-    longest_card_streak: int | None = None
-    judged: int = 0
-    """Counted games whose deal the solver judged when they were counted (standard games counted
-    since revision 0004: older ones and games with options were not)."""
-    judged_winnable: int = 0
-    """Of those, the deals that could be won."""
-    judged_won: int = 0
-    won_hinted: int = 0
-    """Of the judged wins, those the player asked a hint in."""
-    best_share_sum: int = 0
-    """Per mille of the deal's best score each judged winnable game reached, summed."""
-    won_perfect: int = 0
-    """Of the judged hinted wins, those with a perfect hint (one that knows every card)."""
-    gentle_played: int = 0
-    gentle_won: int = 0
-    medium_played: int = 0
-    medium_won: int = 0
-    hard_played: int = 0
-    hard_won: int = 0
-    unwinnable_played: int = 0
-    unwinnable_won: int = 0
-    """Judged games counted with their deal's grade (revision 0005 on), and their wins, by grade."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +53,6 @@ class Stats:
     """Judged wins with a perfect hint, and with fair hints only (together won_with_hints)."""
     by_grade: dict[str, dict[str, int]] = field(default_factory=dict)
     """{"played": n, "won": m} of the judged games counted with a grade, by grade (every grade a key)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What the solver says of a deal from its start: counted with the game (the honest figures)."""
-
-    winnable: bool
-    best: int | None
-    """The best winning score (standard scoring)."""
-    grade: str | None = None
-    """The deal's difficulty (explain.Grade's value); None for games counted before grades."""
 
 
 GRADES = ("gentle", "medium", "hard", "unwinnable")

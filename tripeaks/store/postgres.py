@@ -1,7 +1,7 @@
 """Persistence in PostgreSQL, for a hosted server whose workers (and machines) share one database.
 
 Everything a store does is :class:`tripeaks.store.core.Storage`'s; this module brings the connections
-(a psycopg pool: commits and reads each borrow one) and the schema. Several processes write at
+(a psycopg pool: commits and reads each borrow one) and the SQL PostgreSQL is sent otherwise. Several processes write at
 once, so the store is ``shared``: a cached game is trusted only while its stored version and
 settledness are what this process last saw, and an action's UPDATE checks the version it was
 applied to, so two workers taking actions on one game at once store one and refuse the other.
@@ -20,31 +20,20 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from tripeaks.store import migrations
-from tripeaks.store.core import (
-    _LOG,
-    _PLAYED,
-    _WON,
-    Change,
-    Db,
-    Rows,
-    Storage,
-    Unavailable,
-)
+from tripeaks.store.common import CONNECT_WAIT, Db, Rows, Unavailable
+from tripeaks.store.core import Change, Storage
+from tripeaks.store.policy import Policy
+from tripeaks.store.sql import PLAYED, WON
 
 POOL_SIZE = 4
 """Connections per process: the commit thread holds one; reads of the event loop take another."""
 WAIT = 2.0
 """Seconds a request waits for a connection before it is answered 503 (the database is away)."""
-CONNECT_WAIT = 5
-"""Seconds to wait for the database at start (and for each new connection)."""
 RECONNECT = 1.0
 """Seconds psycopg_pool goes on trying (with its backoff: 1 s, then 2 s, ...) to open a connection
 the database refused, before it gives up; the next request that needs one tries afresh. Its
 default of five minutes let the backoff grow to 8 s while the database was away, and the pool
 then opened nothing for as long after it was back."""
-SCHEMA_LOCK = 0x7472_6970
-"""The advisory lock that makes workers starting together upgrade the schema one at a time
-(tripeaks.store.migrations takes it around the upgrade)."""
 
 
 def _revision(db: psycopg.Connection[Any]) -> str | None:
@@ -56,20 +45,18 @@ def _revision(db: psycopg.Connection[Any]) -> str | None:
 
 
 _MOVE_AND_LOG = {
-    won: f"WITH moved AS ({update} RETURNING 1) "
-    + _LOG.replace(" VALUES (?, ?, ?, ?)", " SELECT ?, ?, ?, ? FROM moved")
-    for won, update in ((False, _PLAYED), (True, _WON))
+    won: f"WITH moved AS ({update} RETURNING 1)"
+    " INSERT INTO actions (game, seq, action, request_id) SELECT ?, ?, ?, ? FROM moved"
+    for won, update in ((False, PLAYED), (True, WON))
 }
 """An action's UPDATE and its log line in one statement: the line is inserted only if the UPDATE
 matched (the game was still at the action's version), so its row count says which."""
 
 _MOVE_AND_LOG_OR_FAIL = {
-    won: f"WITH moved AS ({update} RETURNING 1) "
-    + _LOG.replace(
-        " VALUES (?, ?, ?, ?)",
-        " SELECT ?, ?, ?, ? FROM (SELECT count(*) AS n FROM moved) AS m WHERE 1 / m.n = 1",
-    )
-    for won, update in ((False, _PLAYED), (True, _WON))
+    won: f"WITH moved AS ({update} RETURNING 1)"
+    " INSERT INTO actions (game, seq, action, request_id) SELECT ?, ?, ?, ?"
+    " FROM (SELECT count(*) AS n FROM moved) AS m WHERE 1 / m.n = 1"
+    for won, update in ((False, PLAYED), (True, WON))
 }
 """The same statement for a batch sent as one message, where nobody reads its row count: when the
 UPDATE matched nothing (the game moved on elsewhere) it divides by zero, which fails the message
@@ -211,8 +198,15 @@ class PgStore(Storage):
 
     shared = True
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE, wait: float = WAIT) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        url: str,
+        policy: Policy | None = None,
+        *,
+        pool_size: int = POOL_SIZE,
+        wait: float = WAIT,
+    ) -> None:
+        super().__init__(policy)
         self.url = url
         self._pool = ConnectionPool(
             url,

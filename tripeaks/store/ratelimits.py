@@ -19,12 +19,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 
-from tripeaks.store.core import Unavailable
-from tripeaks.web.http.ratelimit import Check
+from tripeaks.store.common import Unavailable
+
+
+class Check(Protocol):
+    """One window a request counts in (web/http/ratelimit.py's Check): at most ``limit`` hits of
+    ``name`` by ``key`` within the last ``seconds``. Named here by its shape, so that the store
+    imports nothing of the web."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def limit(self) -> int: ...
+
+    @property
+    def seconds(self) -> int: ...
+
 
 Run = Callable[[str, Sequence[Any]], list[Any]]
 """One statement on a pooled connection of the store, committed by itself (PgStore.statement)."""

@@ -13,9 +13,9 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from tripeaks import daily
-from tripeaks.stats import judge
-from tripeaks.store.core import Storage, open_store
+from tripeaks import daily, stats
+from tripeaks.store.core import Storage
+from tripeaks.store.sqlite import open_store
 from tripeaks.web.api import daily as daily_routes
 from tripeaks.web.api import errors, health
 from tripeaks.web.api.moves import Moves
@@ -34,15 +34,23 @@ def create_app(
     allowed_hosts: Iterable[str] = guard.DEFAULT_HOSTS,
     hosting: Hosting | None = None,
 ) -> FastAPI:
-    """The whole app on one database: a SQLite file, or a ``postgresql://`` URL (store.open_store).
+    """The whole app on one database: a SQLite file, or a ``postgresql://`` URL (open_store).
 
     Browser tests start uvicorn on this with a temporary SQLite file. ``hosting`` turns on what a
     server for many players wants (metrics, access log, its limits).
     """
     hosting = hosting or Hosting()
-    store = open_store(db)
+    # the verdict a counted game keeps: the solver worker's, asked for near the game's end, else
+    # worked out here (the store asks for it outside its lock; ``solvers`` is made just below,
+    # before any game can be played)
+    store = open_store(
+        db,
+        daily.Policy(
+            judge=lambda code: solvers.known_verdict(code) or stats.judge(code),
+            count=stats.count,
+        ),
+    )
     solvers = Solvers()
-    store.judge = lambda code: solvers.known_verdict(code) or judge(code)
     meter = None
     if hosting.metrics:
         from tripeaks.web.http.metrics import Meter  # prometheus is imported only when it is used

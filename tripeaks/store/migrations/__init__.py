@@ -2,7 +2,7 @@
 
 The revisions are the only place the tables are written down: a new database is made by running
 them all, an older one by running those it lacks, each upgrade in one transaction (SQLite's
-``BEGIN IMMEDIATE``, PostgreSQL's under the advisory lock :data:`tripeaks.store.postgres.SCHEMA_LOCK`,
+``BEGIN IMMEDIATE``, PostgreSQL's under the advisory lock :data:`tripeaks.store.common.SCHEMA_LOCK`,
 so workers starting together upgrade once). A database made before migrations existed has no
 ``alembic_version``: it is recognised by its tables and columns (:func:`recognise`) and stamped
 with the revision it matches first. One at a revision this code does not know was made by a newer
@@ -102,7 +102,7 @@ def _upgrade(engine: Any, lock: str | None) -> tuple[str | None, str]:
     try:
         with engine.connect() as connection, connection.begin():
             if lock is not None:
-                from tripeaks.store.postgres import SCHEMA_LOCK
+                from tripeaks.store.common import SCHEMA_LOCK
 
                 connection.execute(text(lock), {"lock": SCHEMA_LOCK})
             context = MigrationContext.configure(connection)
@@ -155,7 +155,7 @@ def _pg_engine(url: str) -> Any:
     from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
-    from tripeaks.store.postgres import CONNECT_WAIT
+    from tripeaks.store.common import CONNECT_WAIT
 
     def connect() -> Any:
         return psycopg.connect(url, connect_timeout=CONNECT_WAIT)
