@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks.cli import serve
 from tripeaks.cli import main as cli
+from tripeaks.cli import serve
 from tripeaks.i18n import LANGUAGES, system_language, translator
 from tripeaks.store.core import Store
 

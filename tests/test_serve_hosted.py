@@ -11,8 +11,8 @@ import httpx
 import pytest
 from served import BOUND, serving
 
-from tripeaks.cli import serve
 from tripeaks.cli import main as cli
+from tripeaks.cli import serve
 from tripeaks.web.hosting import PRIVATE_NETWORKS, Hosting
 from tripeaks.web.http.ratelimit import DEFAULT_RATES
 

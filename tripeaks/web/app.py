@@ -18,8 +18,8 @@ from tripeaks.stats import judge
 from tripeaks.store.core import Storage, open_store
 from tripeaks.web.api import daily as daily_routes
 from tripeaks.web.api import errors, health
+from tripeaks.web.api.games import COOKIE, STATIC, Backend, player_cookie, router
 from tripeaks.web.api.moves import Moves
-from tripeaks.web.api.routes import COOKIE, STATIC, Backend, player_cookie, router
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
 from tripeaks.web.hosting import Hosting

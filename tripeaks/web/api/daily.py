@@ -32,8 +32,7 @@ from tripeaks.web.api.daily_models import (
     NameOut,
 )
 from tripeaks.web.api.errors import ApiError
-from tripeaks.web.api.models import ErrorOut
-from tripeaks.web.api.routes import (
+from tripeaks.web.api.games import (
     _ERRORS,
     _LIMITED,
     _WRITE_ERRORS,
@@ -44,6 +43,7 @@ from tripeaks.web.api.routes import (
     _state,
     set_player_cookie,
 )
+from tripeaks.web.api.models import ErrorOut
 from tripeaks.web.http.ratelimit import network
 
 router = APIRouter()

@@ -16,8 +16,8 @@ from starlette.concurrency import run_in_threadpool
 
 from tripeaks.i18n import translator
 from tripeaks.web.api import errors
+from tripeaks.web.api.games import Caller
 from tripeaks.web.api.models import ErrorOut
-from tripeaks.web.api.routes import Caller
 
 PING_TIMEOUT = 2.0
 """Seconds the database has to answer a readiness check (a probe's own timeout is a few)."""
