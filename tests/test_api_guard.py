@@ -305,7 +305,7 @@ def test_no_page_loads_anything_from_another_host(client: TestClient) -> None:
 
 def test_the_page_and_its_files_go_out_gzipped_and_the_api_does_not(client: TestClient) -> None:
 
-    from tripeaks.web.api.games import STATIC
+    from tripeaks.web.api.reference import STATIC
 
     for path, file in (
         ("/", "index.html"),

@@ -1,6 +1,6 @@
 """The FastAPI app: one store, one commit thread and one set of solver workers, made and closed here.
 
-The routes themselves live in routes.py and reach these through ``app.state``.
+The routes live in api/, a module per resource, and reach these through ``app.state``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from fastapi.staticfiles import StaticFiles
 from tripeaks import daily
 from tripeaks.stats import judge
 from tripeaks.store.core import Storage, open_store
+from tripeaks.web.api import codes, errors, games, health, players, reference, stats
 from tripeaks.web.api import daily as daily_routes
-from tripeaks.web.api import errors, health
-from tripeaks.web.api.games import COOKIE, STATIC, Backend, player_cookie, router
+from tripeaks.web.api.caller import COOKIE, Backend, player_cookie
 from tripeaks.web.api.moves import Moves
+from tripeaks.web.api.reference import STATIC
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
 from tripeaks.web.hosting import Hosting
@@ -71,8 +72,12 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False},
         # the app's own routes: include_router adds a matching layer per request
         routes=[
-            *router.routes,
+            *reference.router.routes,
+            *codes.router.routes,
+            *games.router.routes,
+            *stats.router.routes,
             *daily_routes.router.routes,
+            *players.router.routes,
             *health.router.routes,
             *(health.metrics_router.routes if meter else ()),
         ],

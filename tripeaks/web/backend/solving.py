@@ -40,7 +40,7 @@ from tripeaks.engine.game import Action, Game
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
-from tripeaks.web.api.models import ResultOut
+from tripeaks.web.api.models import GRADE, ResultOut
 from tripeaks.web.backend import solver_worker
 from tripeaks.web.http.ratelimit import network
 
@@ -438,4 +438,6 @@ class Solvers:
             if future.cancelled() or future.exception() is not None:
                 return
             winnable, best, grade = future.result()
-            self._results.put(key, ResultOut(winnable=winnable, best_score=best, grade=grade))  # type: ignore[arg-type]
+            self._results.put(
+                key, ResultOut(winnable=winnable, best_score=best, grade=GRADE[grade])
+            )
