@@ -221,7 +221,7 @@ class NotServing:
 def served_app(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
     NotServing.apps = []
     monkeypatch.setattr(uvicorn, "Server", NotServing)
-    monkeypatch.setattr("tripeaks.cli.serve._settle_the_heap", lambda: None)
+    monkeypatch.setattr("tripeaks.web.hosting.settle_the_heap", lambda: None)
     assert cli.main(["serve", "--no-browser", "--port", "8123", *argv]) == 0
     (app,) = NotServing.apps
     return app

@@ -23,7 +23,7 @@ from tripeaks.web.api.moves import Moves
 from tripeaks.web.api.reference import STATIC
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
-from tripeaks.web.hosting import Hosting
+from tripeaks.web.hosting import Hosting, from_workers, settle_the_heap
 from tripeaks.web.http import guard, identity
 from tripeaks.web.http.compress import PageGzip
 from tripeaks.web.http.ratelimit import Counts, Limiter
@@ -133,15 +133,8 @@ def _shared_counts(store: Storage) -> Counts | None:
 def from_environment() -> FastAPI:
     """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
     the database, host names and hosted settings come from the environment serve.py set before
-    starting them."""
-    from tripeaks.cli import serve
-
-    hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
-    settings = os.environ.get(serve.HOSTING_VARIABLE)
-    app = create_app(
-        os.environ[serve.DB_VARIABLE],
-        allowed_hosts=hosts or guard.DEFAULT_HOSTS,
-        hosting=Hosting.from_json(settings) if settings else None,
-    )
-    serve._settle_the_heap()
+    starting them (hosting.to_workers)."""
+    db, hosts, settings = from_workers(os.environ)
+    app = create_app(db, allowed_hosts=hosts or guard.DEFAULT_HOSTS, hosting=settings)
+    settle_the_heap()
     return app
