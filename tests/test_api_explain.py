@@ -40,7 +40,7 @@ from tripeaks.i18n.describe import card_name
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
 from tripeaks.stats import fold
-from tripeaks.web.api.routes import _fair_hint_out
+from tripeaks.web.api.view import fair_hint_out as _fair_hint_out
 from tripeaks.web.backend.solving import HintRefused, Solvers
 
 NEVER_CODE = "TP1-E-AAAAABC"

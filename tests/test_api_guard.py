@@ -221,7 +221,7 @@ class NotServing:
 def served_app(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
     NotServing.apps = []
     monkeypatch.setattr(uvicorn, "Server", NotServing)
-    monkeypatch.setattr("tripeaks.cli.serve._settle_the_heap", lambda: None)
+    monkeypatch.setattr("tripeaks.web.hosting.settle_the_heap", lambda: None)
     assert cli.main(["serve", "--no-browser", "--port", "8123", *argv]) == 0
     (app,) = NotServing.apps
     return app
@@ -305,7 +305,7 @@ def test_no_page_loads_anything_from_another_host(client: TestClient) -> None:
 
 def test_the_page_and_its_files_go_out_gzipped_and_the_api_does_not(client: TestClient) -> None:
 
-    from tripeaks.web.api.routes import STATIC
+    from tripeaks.web.api.reference import STATIC
 
     for path, file in (
         ("/", "index.html"),

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_api_support import BASE_URL, WIN_CODE, api, new_game, play_line, winning_line
 
+from tripeaks.web.api.games import MOVES
 from tripeaks.web.api.moves import Moves
-from tripeaks.web.api.routes import MOVES
 from tripeaks.web.app import create_app
 
 

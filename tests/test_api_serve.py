@@ -17,6 +17,7 @@ from tripeaks.cli import main as cli
 from tripeaks.cli import serve
 from tripeaks.i18n import LANGUAGES, system_language, translator
 from tripeaks.store.sqlite import Store
+from tripeaks.web import hosting
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,15 +62,43 @@ def test_the_served_heap_is_settled_before_the_first_request() -> None:
     """Start-up objects leave the garbage collector's care; commits get the GIL back quickly."""
     switch, thresholds = sys.getswitchinterval(), gc.get_threshold()
     try:
-        serve._settle_the_heap()
+        hosting.settle_the_heap()
         assert gc.get_freeze_count() > 10_000
-        assert gc.get_threshold() == serve.GC_THRESHOLDS
-        assert sys.getswitchinterval() == pytest.approx(serve.SWITCH_INTERVAL)
+        assert gc.get_threshold() == hosting.GC_THRESHOLDS
+        assert sys.getswitchinterval() == pytest.approx(hosting.SWITCH_INTERVAL)
         assert all(translator(lang) for lang in LANGUAGES)
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
         sys.setswitchinterval(switch)
+
+
+def test_the_workers_environment_names_the_app_each_worker_makes() -> None:
+    """--workers hands its workers the database, host names and settings (hosting.to_workers),
+    read back by app.from_environment; without host names or settings, the defaults."""
+    settings = hosting.Hosting(hosted=True, metrics=True, rates={"games_per_player": "5/minute"})
+    environ = hosting.to_workers("postgresql://db/x", ["a.example", "b.example"], settings)
+    assert environ[serve.DB_VARIABLE] == "postgresql://db/x"
+    assert hosting.from_workers(environ) == (
+        "postgresql://db/x",
+        ["a.example", "b.example"],
+        settings,
+    )
+    assert hosting.from_workers({serve.DB_VARIABLE: "games.db"}) == ("games.db", [], None)
+
+
+def test_the_web_app_never_imports_the_command_line() -> None:
+    """cli is above web: making a worker's app loads nothing of tripeaks.cli."""
+    code = (
+        "import sys, tripeaks.web.app;"
+        "print(sorted(m for m in sys.modules if m.startswith('tripeaks.cli')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def readonly_database(path: Path) -> Path:

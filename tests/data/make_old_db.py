@@ -10,6 +10,9 @@ Run it with the old checkout first on the path (see README.md here), e.g. for co
 it records instead the
 schema that the old PgStore made on an empty PostgreSQL database.
 
+It imports the flat layout of those versions (tripeaks.store, tripeaks.codes ...), before the
+packages by layer.
+
 It writes the .db and a .json beside it: every game's log and state as the old version replayed
 it, and each player's statistics as the old version computed them. It only uses what every
 version since 23cbfb5 has (Store.create / apply / reset_results / results, stats.summarize);
@@ -28,11 +31,11 @@ from pathlib import Path
 from schemas import state
 from winning import find_win
 
-from tripeaks.engine.codes import GameCode
-from tripeaks.engine.game import DRAW, UNDO, Action, Game
-from tripeaks.engine.rules import Rules
+from tripeaks.codes import GameCode
+from tripeaks.game import DRAW, UNDO, Action, Game
+from tripeaks.rules import Rules
 from tripeaks.stats import summarize
-from tripeaks.store.core import Store
+from tripeaks.store import Store
 
 WIN = GameCode.parse("TP1-E-AAAAAAB")
 """Winnable (tests/winning.py finds a line); more deals come from the same search."""
@@ -147,7 +150,7 @@ def pg_schema(url: str, out: Path) -> None:
     """The schema the old PgStore makes on an empty database (tests/schemas.py on the path)."""
     from schemas import pg_schema as dump
 
-    from tripeaks.store.postgres import PgStore
+    from tripeaks.store_pg import PgStore
 
     PgStore(url).close()
     out.write_text(json.dumps(dump(url), indent=1) + "\n")

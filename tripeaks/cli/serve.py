@@ -51,20 +51,7 @@ DEFAULT_PORT = 8000
 DB_VARIABLE = ENVIRONMENT["db"]
 """The environment variable that names the database when ``--db`` is not given (containers)."""
 WORKERS_VARIABLE = ENVIRONMENT["workers"]
-HOSTS_VARIABLE = "TRIPEAKS_SERVED_HOSTS"
-"""How ``--workers`` hands the host names to its worker processes (app.from_environment)."""
-HOSTING_VARIABLE = "TRIPEAKS_SERVED_HOSTING"
-"""... and the hosted settings (metrics, access log, rate limits), as Hosting.to_json."""
 PORT_TRIES = 100
-GC_THRESHOLDS = (10_000, 10, 100)
-"""Python's default (700, 10, 10) runs a young collection every 700 new objects, ~25 times a
-second under load, and a full one every few seconds as cached games pile up (tens of ms each)."""
-SWITCH_INTERVAL = 0.0005
-"""Seconds a busy thread may hold the GIL while another wants it (Python's default is 0.005).
-
-The commit thread hands the GIL back and forth around every SQLite call; with the default, each
-hand-off can wait 5 ms for a busy event loop, and a commit makes several.
-"""
 
 
 def default_db() -> Path:
@@ -311,6 +298,7 @@ def _serve_shared(
     from tripeaks.store.core import Unavailable
     from tripeaks.store.postgres import redacted
     from tripeaks.web.app import create_app
+    from tripeaks.web.hosting import to_workers
 
     hosts = allowed_hosts(host, args.allowed_host)
     from tripeaks.store.migrations import NewerSchema, NotOurs
@@ -327,8 +315,7 @@ def _serve_shared(
 
         app.state.backend.store.close()  # it made the tables and proved the database is there
         app.state.backend.solvers.close()
-        os.environ[DB_VARIABLE], os.environ[HOSTS_VARIABLE] = url, ",".join(hosts)
-        os.environ[HOSTING_VARIABLE] = settings.to_json()
+        os.environ.update(to_workers(url, hosts, settings))
         share = _address_share(args)
         os.environ[wire.WORKER_LIMITS_VARIABLE] = (
             f"{args.read_timeout},{args.max_connections},{'' if share is None else share}"
@@ -388,9 +375,10 @@ def _warn_of_an_undeclared_proxy(args: argparse.Namespace) -> None:
 def _listen(args: argparse.Namespace, app: Any, host: str, port: int, db: object) -> None:
     import uvicorn
 
+    from tripeaks.web.hosting import settle_the_heap
     from tripeaks.web.http import wire
 
-    _settle_the_heap()
+    settle_the_heap()
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -501,27 +489,6 @@ def _reason(error: Exception) -> str:
         where = f" ({error.filename})" if error.filename else ""
         return f"{error.strerror}{where}".replace("\n", " ")
     return (str(error) or type(error).__name__).replace("\n", " ")
-
-
-def _settle_the_heap() -> None:
-    """Load what every request needs, then keep the garbage collector off it for good.
-
-    The app's own objects (FastAPI, pydantic, the catalogs) are some 60,000; a full collection
-    walks them all and holds the GIL for tens of milliseconds, stalling every request and the
-    commit thread. Frozen, they are never walked again; only request-made objects are, and
-    less often (GC_THRESHOLDS).
-    """
-    import gc
-    import sys
-
-    from tripeaks.i18n import LANGUAGES, translator
-
-    for lang in LANGUAGES:
-        translator(lang)
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _open_when_started(server: Any, url: str, timeout: float = 30.0) -> None:

@@ -1,6 +1,6 @@
 """The FastAPI app: one store, one commit thread and one set of solver workers, made and closed here.
 
-The routes themselves live in routes.py and reach these through ``app.state``.
+The routes live in api/, a module per resource, and reach these through ``app.state``.
 """
 
 from __future__ import annotations
@@ -13,16 +13,18 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from tripeaks import daily, stats
+from tripeaks import daily
+from tripeaks import stats as statistics
 from tripeaks.store.core import Storage
 from tripeaks.store.sqlite import open_store
+from tripeaks.web.api import codes, errors, games, health, players, reference, stats
 from tripeaks.web.api import daily as daily_routes
-from tripeaks.web.api import errors, health
+from tripeaks.web.api.caller import COOKIE, Backend, player_cookie
 from tripeaks.web.api.moves import Moves
-from tripeaks.web.api.routes import COOKIE, STATIC, Backend, player_cookie, router
+from tripeaks.web.api.reference import STATIC
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
-from tripeaks.web.hosting import Hosting
+from tripeaks.web.hosting import Hosting, from_workers, settle_the_heap
 from tripeaks.web.http import guard, identity
 from tripeaks.web.http.compress import PageGzip
 from tripeaks.web.http.ratelimit import Counts, Limiter
@@ -46,8 +48,8 @@ def create_app(
     store = open_store(
         db,
         daily.Policy(
-            judge=lambda code: solvers.known_verdict(code) or stats.judge(code),
-            count=stats.count,
+            judge=lambda code: solvers.known_verdict(code) or statistics.judge(code),
+            count=statistics.count,
         ),
     )
     solvers = Solvers()
@@ -79,8 +81,12 @@ def create_app(
         telemetry={"tracing": False, "metrics": False, "logs": False},
         # the app's own routes: include_router adds a matching layer per request
         routes=[
-            *router.routes,
+            *reference.router.routes,
+            *codes.router.routes,
+            *games.router.routes,
+            *stats.router.routes,
             *daily_routes.router.routes,
+            *players.router.routes,
             *health.router.routes,
             *(health.metrics_router.routes if meter else ()),
         ],
@@ -136,15 +142,8 @@ def _shared_counts(store: Storage) -> Counts | None:
 def from_environment() -> FastAPI:
     """One worker process's app under ``tripeaks serve --workers N`` (uvicorn imports it by name):
     the database, host names and hosted settings come from the environment serve.py set before
-    starting them."""
-    from tripeaks.cli import serve
-
-    hosts = [name for name in os.environ.get(serve.HOSTS_VARIABLE, "").split(",") if name]
-    settings = os.environ.get(serve.HOSTING_VARIABLE)
-    app = create_app(
-        os.environ[serve.DB_VARIABLE],
-        allowed_hosts=hosts or guard.DEFAULT_HOSTS,
-        hosting=Hosting.from_json(settings) if settings else None,
-    )
-    serve._settle_the_heap()
+    starting them (hosting.to_workers)."""
+    db, hosts, settings = from_workers(os.environ)
+    app = create_app(db, allowed_hosts=hosts or guard.DEFAULT_HOSTS, hosting=settings)
+    settle_the_heap()
     return app

@@ -1,18 +1,17 @@
-"""The routes of the deal of the day (docs/api.md): the daily game, its board, history and names.
+"""The routes of the deal of the day (docs/api.md): the daily game, its board and history.
 
 What a daily is and what its ranked attempt may do is daily.py's; the store keeps the games and
-the figures the engine gave at their last action; these routes only pick which game to hand back
-and shape the replies. No request carries a figure: every score, move count and time on a board
+the figures the engine gave at their last action; these routes only pick which game to hand back;
+view.py shapes the replies. No request carries a figure: every score, move count and time on a board
 is what the store took from the engine's replay of the stored actions, with the server's clock.
 """
 
 from __future__ import annotations
 
 import calendar
-import itertools
 import threading
 from datetime import date, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
@@ -21,29 +20,20 @@ from tripeaks import daily, nickname
 from tripeaks.engine.game import Game
 from tripeaks.i18n import translator
 from tripeaks.stats import judge
-from tripeaks.store.core import NameTaken, StaleVersion, Standing, Storage
-from tripeaks.web.api.daily_models import (
-    BoardOut,
-    BoardRowOut,
-    HistoryDayOut,
-    HistoryOut,
-    MyDailyOut,
-    NameIn,
-    NameOut,
+from tripeaks.store.core import StaleVersion, Storage, new_id
+from tripeaks.web.api import view
+from tripeaks.web.api.caller import Caller, LangQuery, caller_of, reply
+from tripeaks.web.api.daily_models import BoardOut, HistoryOut
+from tripeaks.web.api.errors import (
+    ERRORS,
+    LIMITED,
+    WRITE_ERRORS,
+    ApiError,
+    Forbidden,
+    NotFound,
+    Responses,
 )
-from tripeaks.web.api.errors import ApiError
 from tripeaks.web.api.models import ErrorOut
-from tripeaks.web.api.routes import (
-    _ERRORS,
-    _LIMITED,
-    _WRITE_ERRORS,
-    Caller,
-    LangQuery,
-    _caller,
-    _json,
-    _state,
-    set_player_cookie,
-)
 from tripeaks.web.http.ratelimit import network
 
 router = APIRouter()
@@ -57,11 +47,11 @@ _STARTING = threading.Lock()
 """One daily start at a time in this process, so that its checks (the player's attempt, the
 network's count) see the start before; starts racing on other workers make the same game
 (daily.attempt_id), which the database takes once (Storage.stage_create)."""
-_DAY_ERRORS: dict[int | str, dict[str, Any]] = {
-    **_ERRORS,
+_DAY_ERRORS: Responses = {
+    **ERRORS,
     422: {"model": ErrorOut, "description": "a day that is not YYYY-MM-DD, today or earlier"},
 }
-_BOARD_ERRORS: dict[int | str, dict[str, Any]] = {
+_BOARD_ERRORS: Responses = {
     **_DAY_ERRORS,
     404: {"model": ErrorOut, "description": "a past day nobody played, or over BOARD_DAYS ago"},
 }
@@ -91,7 +81,7 @@ async def _played_deal(caller: Caller, day: date, lang: str) -> daily.DailyDeal:
         played = await backend.stored(backend.store.daily_code, day)
     if played is None:
         message = translator(lang)("error.daily_no_board", days=BOARD_DAYS)
-        raise ApiError(404, "daily_no_board", message)
+        raise NotFound("daily_no_board", message)
     verdict = await run_in_threadpool(judge, played)
     best = verdict.best if verdict is not None and verdict.best is not None else 0
     return daily.DailyDeal(day, played, best)
@@ -130,20 +120,18 @@ def _start(
     responses={
         200: {"description": "the game of the day resumed (or as it ended)"},
         201: {"description": "the player's ranked attempt made"},
-        **_ERRORS,
-        **_WRITE_ERRORS,
-        **_LIMITED,
+        **ERRORS,
+        **WRITE_ERRORS,
+        **LIMITED,
     },
 )
 async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
     """Start or resume today's daily: the first call makes the player's one ranked attempt; a
     network over its ranked attempts of the day (daily.RANKED_PER_ADDRESS) gets a 403 and nothing."""
-    caller = _caller(request)
+    caller = caller_of(request)
     backend, player = caller.backend, caller.player
     fresh = player is None
     if player is None:
-        from tripeaks.store.core import new_id
-
         player = new_id()
     await caller.refuse_if_limited("games", *(("players",) if fresh else ()), player=player)
     deal = await _todays_deal(caller)
@@ -156,10 +144,10 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
         )
     except _Capped:
         message = translator(lang)("error.daily_capped", limit=cap)
-        raise ApiError(403, "daily_capped", message) from None
-    response = _json(_state(backend.solvers, game, game_id, lang, tag=tag), 201 if made else 200)
+        raise Forbidden("daily_capped", message) from None
+    response = reply(backend.state(game, game_id, lang, tag), 201 if made else 200)
     if fresh:
-        set_player_cookie(response, caller, player)
+        caller.set_cookie(response, player)
     return response
 
 
@@ -173,43 +161,11 @@ def _day(text: str | None, lang: str) -> date:
     except ValueError:
         day = None
     if day is None or day > today or len(text) != 10:
-        raise ApiError(422, "daily_day", translator(lang)("error.daily_day"))
+        raise ApiError("daily_day", translator(lang)("error.daily_day"))
     return day
 
 
-def _ranks(rows: list[Standing]) -> list[int]:
-    """Competition ranks of the board's first rows (all rows ahead of each are among them)."""
-    ranks: list[int] = []
-    for i, row in enumerate(rows):
-        before = rows[i - 1] if i else None
-        same = before is not None and (before.score, before.moves, before.seconds) == (
-            row.score,
-            row.moves,
-            row.seconds,
-        )
-        ranks.append(ranks[-1] if same else i + 1)
-    return ranks
-
-
-def _share(mine: Standing, lang: str) -> str:
-    _ = translator(lang)
-    peaks = "".join(
-        _("daily.peak_cleared" if cleared else "daily.peak_standing")
-        for cleared in daily.peaks_of(mine.peaks)
-    )
-    return _(
-        "daily.share",
-        date=mine.day.isoformat(),
-        score=mine.score,
-        moves=mine.moves,
-        streak=mine.streak,
-        peaks=peaks,
-    )
-
-
-def _board(
-    store: Storage, player: str | None, day: date, public: bool, lang: str
-) -> tuple[Any, ...]:
+def _board(store: Storage, player: str | None, day: date, public: bool, lang: str) -> view.Board:
     """(top rows, players, the player's attempt, whether it has ended, its rank, its name). The
     rows of a day not yet ``public`` are read only for a player whose own attempt has ended:
     before that they would tell the day's best score, and so its fewest draws."""
@@ -225,7 +181,7 @@ def _board(
     return top, players, mine, over, rank, name
 
 
-@router.get("/api/daily/board", response_model=BoardOut, responses={**_BOARD_ERRORS, **_LIMITED})
+@router.get("/api/daily/board", response_model=BoardOut, responses={**_BOARD_ERRORS, **LIMITED})
 async def board(
     request: Request,
     day: Annotated[str | None, Query(max_length=10)] = None,
@@ -234,69 +190,14 @@ async def board(
     """A day's board. While the day is open: how many have finished, and the player's own
     standing; its top rows once the player's own attempt has ended; never the deal's code or best
     score. Once the day is over: all of it, with the code that deals its cards."""
-    caller = _caller(request)
+    caller = caller_of(request)
     await caller.refuse_if_limited("boards")
     backend = caller.backend
     asked = _day(day, lang)
     public = daily.code_public(asked)  # read once: the day may close meanwhile
     deal = await _played_deal(caller, asked, lang) if public else None
-    top, players, mine, over, rank, name = await backend.stored(
-        _board, backend.store, caller.player, asked, public, lang
-    )
-    me = None
-    if mine is not None:
-        me = MyDailyOut(
-            name=name,
-            finished=mine.finished,
-            ended=over,
-            won=mine.won,
-            rank=rank,
-            too_fast=mine.too_fast,
-            score=mine.score,
-            moves=mine.moves,
-            seconds=round(mine.seconds, 3),
-            longest_streak=mine.streak,
-            peaks=daily.peaks_of(mine.peaks),
-            share=_share(mine, lang) if mine.finished else None,
-        )
-    return _json(
-        BoardOut(
-            day=asked.isoformat(),
-            code=None if deal is None else str(deal.code),
-            best_score=None if deal is None else deal.best_score,
-            players=players,
-            top=[
-                BoardRowOut(
-                    rank=place,
-                    name=nickname.shown(row.player, row.name, lang),
-                    score=row.score,
-                    moves=row.moves,
-                    seconds=round(row.seconds, 3),
-                )
-                for place, row in zip(_ranks(top), top, strict=True)
-            ],
-            me=me,
-            shown=public or over,
-        )
-    )
-
-
-def _streaks(days: list[date], today: date) -> tuple[int, int]:
-    """(the streak ending today or yesterday, the longest ever) of finished days, newest first."""
-    best = run = 0
-    previous: date | None = None
-    for day in days:
-        run = run + 1 if previous is not None and previous - day == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    current = 0
-    if days and today - days[0] <= timedelta(days=1):
-        current = 1
-        for newer, older in itertools.pairwise(days):
-            if newer - older != timedelta(days=1):
-                break
-            current += 1
-    return current, best
+    found = await backend.stored(_board, backend.store, caller.player, asked, public, lang)
+    return reply(view.board_out(asked, deal, found, public, lang))
 
 
 def _month(text: str | None, lang: str, today: date) -> tuple[date, date]:
@@ -306,14 +207,14 @@ def _month(text: str | None, lang: str, today: date) -> tuple[date, date]:
         year, month = (int(part) for part in text.split("-"))
         first = date(year, month, 1)
     except ValueError:
-        raise ApiError(422, "daily_day", translator(lang)("error.daily_day")) from None
+        raise ApiError("daily_day", translator(lang)("error.daily_day")) from None
     if first > today or first == date.min or len(text) != 7:  # the calendar counts down past it
-        raise ApiError(422, "daily_day", translator(lang)("error.daily_day"))
+        raise ApiError("daily_day", translator(lang)("error.daily_day"))
     last = first.replace(day=calendar.monthrange(year, month)[1])
     return first, min(last, today)
 
 
-def _history(store: Storage, player: str, first: date, last: date) -> tuple[Any, ...]:
+def _history(store: Storage, player: str, first: date, last: date) -> view.History:
     """(the ranked attempts, their ranks, the days finished, the days whose attempt has ended):
     an attempt not finished has ended once its day has closed or it was left for another game
     (only an open day's attempt is read, to tell)."""
@@ -334,83 +235,11 @@ async def history(
     lang: LangQuery = "en",
 ) -> Response:
     """The player's last 30 days (or a month, YYYY-MM: a calendar's days) and daily streaks."""
-    caller = _caller(request)
+    caller = caller_of(request)
     today = daily.today()
     first, last = _month(month, lang, today)
-    rows: list[Standing] = []
-    ranks: dict[date, int] = {}
-    finished: list[date] = []
-    ended: set[date] = set()
+    found: view.History = ([], {}, [], set())
     if caller.player is not None:
         store = caller.backend.store
-        rows, ranks, finished, ended = await caller.backend.stored(
-            _history, store, caller.player, first, last
-        )
-    by_day = {row.day: row for row in rows}
-    current, best = _streaks(finished, today)
-    days = []
-    day = last
-    while day >= first:
-        row = by_day.get(day)
-        days.append(
-            HistoryDayOut(
-                day=day.isoformat(),
-                played=row is not None,
-                finished=row is not None and row.finished,
-                ended=day in ended,
-                won=row is not None and row.won,
-                score=row.score if row is not None and row.finished else None,
-                rank=ranks.get(day),
-            )
-        )
-        day -= timedelta(days=1)
-    return _json(HistoryOut(today=today.isoformat(), streak=current, best_streak=best, days=days))
-
-
-@router.get("/api/player/name", response_model=NameOut, responses=_ERRORS)
-async def read_name(request: Request, lang: LangQuery = "en") -> NameOut:
-    caller = _caller(request)
-    if caller.player is None:
-        return NameOut(name=None, chosen=False)
-    chosen = await caller.backend.stored(caller.backend.store.nickname, caller.player)
-    return NameOut(name=nickname.shown(caller.player, chosen, lang), chosen=chosen is not None)
-
-
-_NAME_ERRORS: dict[int | str, dict[str, Any]] = {
-    **_ERRORS,
-    **_WRITE_ERRORS,
-    403: {
-        "model": ErrorOut,
-        "description": "a player who has not played yet (name_no_player); a write from another"
-        " site or origin",
-    },
-    409: {"model": ErrorOut, "description": "another player has a name that looks like it"},
-    422: {"model": ErrorOut, "description": "a name the rules refuse (docs/api.md)"},
-}
-
-
-@router.put("/api/player/name", response_model=NameOut, responses={**_NAME_ERRORS, **_LIMITED})
-async def set_name(request: Request, body: NameIn, lang: LangQuery = "en") -> Response:
-    """The player's nickname on every board: 1-20 letters, digits and single spaces, that draw
-    something, look like no other player's name and not like a generated one.
-
-    Only a player who has played may choose one: a name change makes no player (each one made
-    would be a row of the players table, for anyone who sends requests without a cookie)."""
-    caller = _caller(request)
-    await caller.refuse_if_limited("names")
-    try:
-        name = nickname.clean(body.name)
-    except nickname.BadName as bad:
-        raise ApiError(422, f"name_{bad.reason}", bad.message(lang)) from None
-    player = caller.player
-    backend = caller.backend
-    _ = translator(lang)
-    if player is None or not await backend.stored(backend.store.has_played, player):
-        raise ApiError(403, "name_no_player", _("error.name_no_player"))
-    try:
-        await backend.committer.durable(
-            await backend.stored(backend.store.stage_nickname, player, name, nickname.key(name))
-        )
-    except NameTaken:
-        raise ApiError(409, "name_taken", _("error.name_taken")) from None
-    return _json(NameOut(name=name, chosen=True))
+        found = await caller.backend.stored(_history, store, caller.player, first, last)
+    return reply(view.history_out(today, first, last, found))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
@@ -35,22 +35,84 @@ log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
-    """A refusal the routes raise; the handler turns it into an Error reply."""
+    """A refusal the routes raise; the handler turns it into an Error reply. Each kind of refusal
+    is a subclass that carries its HTTP status; this one is 422, a request the API or the rules
+    refuse (``invalid_code``, ``bad_request``, a move the engine refuses, a name the rules refuse)."""
+
+    status: ClassVar[int] = 422
 
     def __init__(
         self,
-        status: int,
         reason: str,
         message: str,
         state: GameState | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(reason)
-        self.status = status
         self.reason = reason
         self.message = message
         self.state = state
         self.headers = headers
+
+
+class Unauthorized(ApiError):
+    """No credentials, or not the operator's (``/metrics``)."""
+
+    status = 401
+
+
+class Forbidden(ApiError):
+    """Not for this caller: the ranked daily's policy, a network's ranked attempts of the day, a
+    name before any game, ``/metrics`` from outside its networks."""
+
+    status = 403
+
+
+class NotFound(ApiError):
+    """Nothing of that name for this player: a game, a day's board, the page."""
+
+    status = 404
+
+
+class Conflict(ApiError):
+    """It moved on: a stale version, a game over, a reused request id (with the state), a name
+    taken, a review of a game still played."""
+
+    status = 409
+
+
+class TooMany(ApiError):
+    """Ask again after Retry-After: over a rate limit, or a hint of this player still searched."""
+
+    status = 429
+
+
+class Busy(ApiError):
+    """The server cannot answer now; ask again after Retry-After (the solver, the database)."""
+
+    status = 503
+
+
+REFUSALS: dict[str, type[ApiError]] = {
+    "stale": Conflict,
+    "request_id_reused": Conflict,
+    "game_over": Conflict,
+    "daily_ranked": Forbidden,
+    "hint_pending": TooMany,
+    "busy": Busy,
+}
+"""The kind of each refusal the store and the solver give by reason (store.Refused,
+solving.HintRefused); any other reason of theirs is a 422 (a move the engine refuses)."""
+
+
+def refusal(
+    reason: str,
+    message: str,
+    state: GameState | None = None,
+    headers: dict[str, str] | None = None,
+) -> ApiError:
+    """A lower layer's refusal as the reply says it, with its kind's status (REFUSALS)."""
+    return REFUSALS.get(reason, ApiError)(reason, message, state, headers)
 
 
 def error_response(
@@ -58,6 +120,39 @@ def error_response(
 ) -> JSONResponse:
     body = ErrorOut(error=ErrorDetail(reason=reason, message=message), state=state)
     return JSONResponse(body.model_dump(mode="json"), status_code=status)
+
+
+Responses = dict[int | str, dict[str, Any]]
+"""Error replies a route may send, as its OpenAPI ``responses`` list them."""
+
+ERRORS: Responses = {
+    400: {"model": ErrorOut, "description": "a Host the server was not started for"},
+    413: {"model": ErrorOut, "description": "body over 16 KB"},
+    422: {"model": ErrorOut, "description": "refused: bad request or by the rules"},
+    503: {"model": ErrorOut, "description": "the database cannot take the change now; retry"},
+}
+GAME_ERRORS: Responses = {
+    **ERRORS,
+    404: {"model": ErrorOut, "description": "no such game for this player"},
+}
+WRITE_ERRORS: Responses = {
+    403: {
+        "model": ErrorOut,
+        "description": "a write from another site or origin; the ranked daily's policy",
+    },
+    415: {"model": ErrorOut, "description": "a write whose body is not application/json"},
+}
+LIMITED: Responses = {
+    429: {"model": ErrorOut, "description": "over a rate limit; retry after Retry-After seconds"},
+}
+ACTION_ERRORS: Responses = {
+    **GAME_ERRORS,
+    **WRITE_ERRORS,
+    409: {
+        "model": ErrorOut,
+        "description": "stale version, game over or a reused request id; carries the state",
+    },
+}
 
 
 def scope_language(scope: Scope) -> str:
@@ -193,7 +288,6 @@ HANDLERS: tuple[tuple[type[Exception], Handler], ...] = (
     (RequestValidationError, _on_validation_error),
     (StarletteHTTPException, _on_http_error),
     (Unavailable, _on_unavailable),
-    (sqlite3.OperationalError, _on_unavailable),
 )
 """Each failure a route may raise and its reply; anything else is a 500 (``_on_unexpected``)."""
 

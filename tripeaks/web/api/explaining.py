@@ -12,6 +12,8 @@ from tripeaks.engine.game import Action, Game
 from tripeaks.i18n import translator
 from tripeaks.i18n.describe import card_name
 from tripeaks.web.api.models import (
+    ENDED,
+    GRADE,
     DrawsOut,
     GameState,
     LostAtOut,
@@ -31,8 +33,8 @@ def review_out(game: Game, found: Review, lang: str, tag: daily.Tag | None) -> R
         lost = LostAtOut(index=index, move=_move(move), moves=moves)
     draws = None if found.draws is None else DrawsOut(used=found.draws[0], fewest=found.draws[1])
     return ReviewOut(
-        status=game.status.value,  # type: ignore[arg-type]
-        grade=found.grade,  # type: ignore[arg-type]
+        status=ENDED[game.status],
+        grade=GRADE[found.grade],
         winnable=found.winnable,
         lost_at=lost,
         draws=draws,

@@ -16,8 +16,9 @@ from starlette.concurrency import run_in_threadpool
 
 from tripeaks.i18n import translator
 from tripeaks.web.api import errors
+from tripeaks.web.api.caller import Caller
+from tripeaks.web.api.errors import Busy, Forbidden, Unauthorized
 from tripeaks.web.api.models import ErrorOut
-from tripeaks.web.api.routes import Caller
 
 PING_TIMEOUT = 2.0
 """Seconds the database has to answer a readiness check (a probe's own timeout is a few)."""
@@ -54,9 +55,8 @@ async def readyz(request: Request) -> Response:
         await asyncio.wait_for(run_in_threadpool(store.ping), PING_TIMEOUT)
     except Exception:  # any failure at all means: not ready
         message = translator(errors.request_language(request))("error.not_ready")
-        response = errors.error_response(503, "not_ready", message)
-        response.headers["Retry-After"] = str(errors.RETRY_AFTER)
-        return response
+        later = {"Retry-After": str(errors.RETRY_AFTER)}
+        raise Busy("not_ready", message, headers=later) from None
     return Response(OK, media_type="application/json")
 
 
@@ -75,11 +75,10 @@ async def metrics(request: Request) -> Response:
     client = request.client.host if request.client else None
     _ = translator(errors.request_language(request))
     if not meter.allows(client):
-        return errors.error_response(403, "metrics_forbidden", _("error.metrics_forbidden"))
+        raise Forbidden("metrics_forbidden", _("error.metrics_forbidden"))
     if not meter.opens_to(_authorization(request)):
-        response = errors.error_response(401, "metrics_token", _("error.metrics_token"))
-        response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
-        return response
+        challenge = {"WWW-Authenticate": 'Bearer realm="metrics"'}
+        raise Unauthorized("metrics_token", _("error.metrics_token"), headers=challenge)
     body, media_type = await run_in_threadpool(meter.exposition)
     return Response(body, media_type=media_type)
 

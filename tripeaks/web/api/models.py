@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import Enum
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt
+
+from tripeaks.engine.cards import Suit
+from tripeaks.engine.game import ActionKind, Place, Reason, Slot, Status
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import OPTION_NAMES, Scoring
+from tripeaks.solver.explain import Grade
+
+# The wire's words ------------------------------------------------------------------------------
+# Each enum of the engine that a reply or a request carries is a Literal here, and this is the one
+# place that says which word stands for which member: a table when the member's value is not the
+# word (Rules, Scoring, Suit, the option letters), else the member's value, which is the word.
+# Checked at import (_same_words), so a member added to the engine and not to the wire fails here.
 
 Lang = Literal["en", "fi", "ca"]
 RulesName = Literal["easy", "classic"]
@@ -13,11 +26,61 @@ ScoringName = Literal["ours", "traditional"]
 OptionName = Literal["traditional", "open_peaks", "empty_discard", "joker"]
 SlotName = Literal["face_down", "face_up", "removed"]
 StatusName = Literal["playing", "won", "stuck", "left"]
+EndName = Literal["won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
 PlaceName = Literal["tableau", "stock", "discard"]
 GradeName = Literal["gentle", "medium", "hard", "unwinnable"]
 DifficultyName = Literal["any", "gentle", "medium", "hard"]
 HintKindName = Literal["fair", "perfect"]
+
+RULES: dict[Rules, RulesName] = {Rules.EASY: "easy", Rules.CLASSIC: "classic"}
+RULES_OF: dict[RulesName, Rules] = {name: rules for rules, name in RULES.items()}
+SCORING: dict[Scoring, ScoringName] = {Scoring.OURS: "ours", Scoring.TRADITIONAL: "traditional"}
+SCORING_OF: dict[ScoringName, Scoring] = {name: scoring for scoring, name in SCORING.items()}
+SUIT: dict[Suit, SuitName] = {
+    Suit.CLUBS: "clubs",
+    Suit.DIAMONDS: "diamonds",
+    Suit.HEARTS: "hearts",
+    Suit.SPADES: "spades",
+    Suit.JOKER: "joker",
+}
+OPTION: dict[str, OptionName] = {
+    "D": "empty_discard",
+    "J": "joker",
+    "O": "open_peaks",
+    "T": "traditional",
+}
+"""Each option letter's word (the engine's OPTION_NAMES, which the catalogs' ``option.`` use)."""
+ENDED: dict[Status, EndName] = {Status.WON: "won", Status.STUCK: "stuck", Status.LEFT: "left"}
+"""How a finished game ended (a review is only of one)."""
+GRADE: dict[str, GradeName] = {grade.value: grade.value for grade in Grade}
+"""A deal's grade as the solver's worker hands it over (explain.Grade's value)."""
+OutcomeName = Literal["won", "lost"]
+OUTCOME: dict[str, OutcomeName] = {"won": "won", "lost": "lost"}
+"""A counted game's outcome as the store keeps it."""
+REASON: dict[Reason, str] = {reason: reason.name.lower() for reason in Reason}
+"""The reason of each refusal of the engine, as an Error and the store say it."""
+
+
+def _same_words(words: Any, said: Any) -> None:
+    assert set(get_args(words)) == set(said), (get_args(words), said)
+
+
+def _values(kind: type[Enum]) -> list[Any]:
+    return [member.value for member in kind]
+
+
+_same_words(RulesName, RULES.values())
+_same_words(ScoringName, SCORING.values())
+_same_words(SuitName, SUIT.values())
+_same_words(OptionName, OPTION.values())
+assert OPTION == OPTION_NAMES
+_same_words(SlotName, _values(Slot))
+_same_words(StatusName, _values(Status))
+_same_words(KindName, _values(ActionKind))
+_same_words(PlaceName, _values(Place))
+_same_words(GradeName, GRADE.values())
+assert set(RULES) == set(Rules) and set(SCORING) == set(Scoring) and set(SUIT) == set(Suit)
 
 REQUEST_ID_MAX = 128
 
@@ -239,7 +302,7 @@ class ReplayOut(BaseModel):
 class ReviewOut(BaseModel):
     """A finished game explained (docs/api.md "Explaining")."""
 
-    status: Literal["won", "stuck", "left"]
+    status: EndName
     grade: GradeName | None
     winnable: bool
     lost_at: LostAtOut | None
@@ -313,7 +376,7 @@ class RecentOut(BaseModel):
     daily: str | None = None
     """The day of a deal of the day (YYYY-MM-DD); null for any other game."""
     rules: RulesName
-    outcome: Literal["won", "lost"]
+    outcome: OutcomeName
     score: int
     finished_at: str
     """ISO 8601, UTC."""

@@ -25,8 +25,8 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tripeaks.web.api import errors
+from tripeaks.web.api.games import MOVES
 from tripeaks.web.api.models import Lang
-from tripeaks.web.api.routes import MOVES
 
 LANGUAGES = frozenset(get_args(Lang))
 PREFIX = "/api/games/"

@@ -1,17 +1,69 @@
-"""The player's view of a game: what is on the table, never a face-down card or the stock order."""
+"""Every reply's shape: the player's view of a game (what is on the table, never a face-down card
+or the stock order), a hint, the statistics, a day's board and history, the numbers of the game.
+
+The routes call the store, the solver and the policy; what they found becomes a model here, with
+its words from the catalogs. A finished game's review is explaining.py's.
+"""
 
 from __future__ import annotations
 
+import itertools
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
-from tripeaks import daily
+from babel.numbers import format_percent
+
+from tripeaks import daily, nickname
+from tripeaks import stats as statistics
+from tripeaks.engine import codes
+from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import Card
-from tripeaks.engine.game import ActionKind, Game, Slot, Status, Turn
-from tripeaks.engine.layout import POSITIONS
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import UNDO_LIMIT, Action, ActionKind, Game, Slot, Status, Turn
+from tripeaks.engine.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.i18n import translator
+from tripeaks.i18n import messages, translator
 from tripeaks.i18n.describe import card_name, describe
-from tripeaks.web.api.models import CardOut, GameState, LastOut, ResultOut, SlotOut, VariantOut
+from tripeaks.store.core import Result, Standing
+from tripeaks.web.api.daily_models import (
+    BoardOut,
+    BoardRowOut,
+    HistoryDayOut,
+    HistoryOut,
+    MyDailyOut,
+)
+from tripeaks.web.api.models import (
+    OPTION,
+    OUTCOME,
+    RULES,
+    SCORING,
+    SUIT,
+    ByGradeOut,
+    CardOut,
+    CatalogOut,
+    CodeOut,
+    GameState,
+    GradeStatsOut,
+    HintAction,
+    HintKindName,
+    HintOut,
+    Lang,
+    LastOut,
+    LayoutOut,
+    PositionOut,
+    RecentOut,
+    ResultOut,
+    RulesOut,
+    ScoringOut,
+    SlotOut,
+    StatsOut,
+    StatsPage,
+    TraditionalOut,
+    VariantOut,
+    VariantStatsOut,
+)
+from tripeaks.web.backend.solver_worker import Fair
 
 
 @cache
@@ -19,7 +71,7 @@ def card_out(card: Card, lang: str) -> CardOut:
     """52 cards in three languages: built once, shared by every reply (they are never mutated)."""
     return CardOut(
         rank=card.rank,
-        suit=card.suit.name.lower(),  # type: ignore[arg-type]
+        suit=SUIT[card.suit],
         label=str(card),
         name=card_name(card, lang),
     )
@@ -28,7 +80,7 @@ def card_out(card: Card, lang: str) -> CardOut:
 @cache
 def variant_out(variant: Variant) -> VariantOut:
     return VariantOut(
-        scoring=variant.scoring.name.lower(),  # type: ignore[arg-type]
+        scoring=SCORING[variant.scoring],
         open_peaks=variant.open_peaks,
         empty_discard=variant.empty_discard,
         joker=variant.joker,
@@ -88,7 +140,7 @@ def game_state(
     return GameState(
         id=game_id,
         code=None if hidden else str(game.code),
-        rules=game.rules.name.lower(),  # type: ignore[arg-type]
+        rules=RULES[game.rules],
         variant=variant_out(game.variant),
         version=len(game.actions),
         status=status.value,
@@ -158,3 +210,291 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
         announcement=" ".join(sentences),
         peak_points=turn.peak_points,
     )
+
+
+# A code, a hint ----------------------------------------------------------------------------
+
+
+def code_out(code: GameCode) -> CodeOut:
+    """A typed code as the server reads it."""
+    return CodeOut(code=str(code), rules=RULES[code.rules], variant=variant_out(code.variant))
+
+
+def hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> HintOut:
+    """A perfect hint: the solver's move, and whether a win is left after it."""
+    _ = translator(lang)
+    if action is None:
+        return HintOut(winnable=winnable, action=None, message=_("hint.lost"), kind="perfect")
+    # a move where no win is left: the traditional scoring's most points (solver_worker.Deal)
+    points = "" if winnable else "_for_points"
+    if action.pos is None:
+        message = _(f"hint.perfect_draw{points}")
+        return HintOut(
+            winnable=winnable, action=HintAction(kind="draw"), message=message, kind="perfect"
+        )
+    card = game.card_at(action.pos)
+    assert card is not None
+    return HintOut(
+        winnable=winnable,
+        action=HintAction(kind="play", pos=action.pos),
+        message=_(f"hint.perfect_play{points}", card=card_name(card, lang)),
+        kind="perfect",
+    )
+
+
+def fair_hint_out(game: Game, fair: Fair, lang: str) -> HintOut:
+    """A fair hint: its move and its chance as a whole percent in the language; never the exact
+    verdict, which would tell what is hidden."""
+    _ = translator(lang)
+    text, chance, samples = fair
+    if text is None:
+        return HintOut(winnable=None, action=None, message=_("hint.lost"), kind="fair")
+    action = Action.parse(text)
+    ending = "_none" if chance == 0 else ""
+    percent = format_percent(chance, locale=lang)
+    if action.pos is None:
+        message = _(f"hint.fair_draw{ending}", chance=percent)
+        out = HintAction(kind="draw")
+    else:
+        card = game.card_at(action.pos)
+        assert card is not None
+        message = _(f"hint.fair_play{ending}", card=card_name(card, lang), chance=percent)
+        out = HintAction(kind="play", pos=action.pos)
+    return HintOut(
+        winnable=None, action=out, message=message, kind="fair", chance=chance, samples=samples
+    )
+
+
+def ended_hint_out(game: Game, kind: HintKindName, lang: str) -> HintOut | None:
+    """The hint for a game that is over: nothing to search (None while it is played)."""
+    _ = translator(lang)
+    if game.is_won:
+        return HintOut(winnable=True, action=None, message=_("hint.won"), kind=kind)
+    if game.is_over:
+        return HintOut(winnable=False, action=None, message=_("hint.lost"), kind=kind)
+    return None
+
+
+# Statistics --------------------------------------------------------------------------------
+
+STANDARD = (Variant(Rules.EASY), Variant(Rules.CLASSIC))
+"""The standard games (no option) under each rules: the page's first two tables."""
+
+
+def stats_page(totals: dict[Variant, statistics.Totals], latest: list[Result]) -> StatsPage:
+    """The player's statistics: each kind of game apart, then the games finished last."""
+    return StatsPage(
+        easy=_stats_out(statistics.figures(totals.get(STANDARD[0], statistics.Totals()))),
+        classic=_stats_out(statistics.figures(totals.get(STANDARD[1], statistics.Totals()))),
+        variants=[
+            VariantStatsOut(
+                rules=RULES[kind.rules],
+                variant=variant_out(kind),
+                stats=_stats_out(statistics.figures(kept)),
+            )
+            for kind, kept in sorted(totals.items(), key=lambda item: item[0].key)
+            if kind not in STANDARD
+        ],
+        recent=[
+            RecentOut(
+                code=None if r.day is not None and daily.is_open(r.day) else str(r.code),
+                daily=None if r.day is None else r.day.isoformat(),
+                rules=RULES[r.code.rules],
+                outcome=OUTCOME[r.outcome],
+                score=r.score,
+                finished_at=datetime.fromtimestamp(r.finished_at, UTC).isoformat(
+                    timespec="seconds"
+                ),
+            )
+            for r in latest
+        ],
+    )
+
+
+def _stats_out(s: statistics.Stats) -> StatsOut:
+    return StatsOut(
+        played=s.played,
+        won=s.won,
+        win_rate=s.win_rate,
+        current_streak=s.current_streak,
+        best_streak=s.best_streak,
+        best_score=s.best_score,
+        average_winning_score=s.average_winning_score,
+        longest_card_streak=s.longest_card_streak,
+        winnable_played=s.winnable_played,
+        winnable_won=s.winnable_won,
+        best_share=s.best_share,
+        won_with_hints=s.won_with_hints,
+        won_without_hints=s.won_without_hints,
+        won_with_perfect_hints=s.won_with_perfect_hints,
+        won_with_fair_hints=s.won_with_fair_hints,
+        by_grade=ByGradeOut(**{grade: GradeStatsOut(**n) for grade, n in s.by_grade.items()}),
+    )
+
+
+# The deal of the day -----------------------------------------------------------------------
+
+
+Board = tuple[list[Standing], int, Standing | None, bool, int | None, str]
+"""What the store says of a day's board (api/daily.py): its top rows, how many finished, the
+player's ranked attempt, whether it has ended, its rank and the player's name."""
+History = tuple[list[Standing], dict[date, int | None], list[date], set[date]]
+"""What the store says of a player's days: the ranked attempts, their ranks, the days finished
+and the days whose attempt has ended."""
+
+
+def board_out(
+    day: date, deal: daily.DailyDeal | None, board: Board, public: bool, lang: str
+) -> BoardOut:
+    """A day's board: its top rows (``board`` holds none until they may be shown), how many
+    finished, and the player's own standing; the code and best score once the day is over."""
+    top, players, mine, over, rank, name = board
+    me = None
+    if mine is not None:
+        me = MyDailyOut(
+            name=name,
+            finished=mine.finished,
+            ended=over,
+            won=mine.won,
+            rank=rank,
+            too_fast=mine.too_fast,
+            score=mine.score,
+            moves=mine.moves,
+            seconds=round(mine.seconds, 3),
+            longest_streak=mine.streak,
+            peaks=daily.peaks_of(mine.peaks),
+            share=_share(mine, lang) if mine.finished else None,
+        )
+    return BoardOut(
+        day=day.isoformat(),
+        code=None if deal is None else str(deal.code),
+        best_score=None if deal is None else deal.best_score,
+        players=players,
+        top=[
+            BoardRowOut(
+                rank=place,
+                name=nickname.shown(row.player, row.name, lang),
+                score=row.score,
+                moves=row.moves,
+                seconds=round(row.seconds, 3),
+            )
+            for place, row in zip(_ranks(top), top, strict=True)
+        ],
+        me=me,
+        shown=public or over,
+    )
+
+
+def _ranks(rows: list[Standing]) -> list[int]:
+    """Competition ranks of the board's first rows (all rows ahead of each are among them)."""
+    ranks: list[int] = []
+    for i, row in enumerate(rows):
+        before = rows[i - 1] if i else None
+        same = before is not None and (before.score, before.moves, before.seconds) == (
+            row.score,
+            row.moves,
+            row.seconds,
+        )
+        ranks.append(ranks[-1] if same else i + 1)
+    return ranks
+
+
+def _share(mine: Standing, lang: str) -> str:
+    _ = translator(lang)
+    peaks = "".join(
+        _("daily.peak_cleared" if cleared else "daily.peak_standing")
+        for cleared in daily.peaks_of(mine.peaks)
+    )
+    return _(
+        "daily.share",
+        date=mine.day.isoformat(),
+        score=mine.score,
+        moves=mine.moves,
+        streak=mine.streak,
+        peaks=peaks,
+    )
+
+
+def history_out(today: date, first: date, last: date, history: History) -> HistoryOut:
+    """The player's days from ``last`` back to ``first``, and their daily streaks."""
+    rows, ranks, finished, ended = history
+    by_day = {row.day: row for row in rows}
+    current, best = _streaks(finished, today)
+    days = []
+    day = last
+    while day >= first:
+        row = by_day.get(day)
+        days.append(
+            HistoryDayOut(
+                day=day.isoformat(),
+                played=row is not None,
+                finished=row is not None and row.finished,
+                ended=day in ended,
+                won=row is not None and row.won,
+                score=row.score if row is not None and row.finished else None,
+                rank=ranks.get(day),
+            )
+        )
+        day -= timedelta(days=1)
+    return HistoryOut(today=today.isoformat(), streak=current, best_streak=best, days=days)
+
+
+def _streaks(days: list[date], today: date) -> tuple[int, int]:
+    """(the streak ending today or yesterday, the longest ever) of finished days, newest first."""
+    best = run = 0
+    previous: date | None = None
+    for day in days:
+        run = run + 1 if previous is not None and previous - day == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    current = 0
+    if days and today - days[0] <= timedelta(days=1):
+        current = 1
+        for newer, older in itertools.pairwise(days):
+            if newer - older != timedelta(days=1):
+                break
+            current += 1
+    return current, best
+
+
+# The numbers of the game, made once ----------------------------------------------------------
+
+
+def layout_out() -> LayoutOut:
+    return LayoutOut(
+        positions=[
+            PositionOut(
+                pos=pos,
+                row=ROW_OF[pos],
+                index=INDEX_IN_ROW[pos],
+                peak=PEAK_OF[pos],
+                covered_by=list(COVERED_BY[pos]),
+                x=CENTRE_X[pos],
+                y=float(ROW_OF[pos] - 1),
+            )
+            for pos in POSITIONS
+        ]
+    )
+
+
+def rules_out() -> RulesOut:
+    return RulesOut(
+        start=scoring.START,
+        scoring=[
+            ScoringOut(event="remove", points=scoring.MOVE),
+            ScoringOut(event="draw", points=scoring.MOVE),
+            ScoringOut(event="peak", points=scoring.PEAK_BONUS),
+        ],
+        undo_limit=UNDO_LIMIT,
+        offered=[OPTION[letter] for letter in codes.OFFERED],
+        traditional=TraditionalOut(
+            start=scoring.TRADITIONAL_START,
+            draw=scoring.TRADITIONAL_DRAW,
+            peaks=list(scoring.TRADITIONAL_PEAK_BONUSES),
+            best=scoring.TRADITIONAL_BEST,
+        ),
+    )
+
+
+def catalog_out(lang: Lang) -> CatalogOut:
+    return CatalogOut(lang=lang, messages=messages(lang), plural="n != 1")

@@ -40,7 +40,7 @@ from tripeaks.engine.game import Action, Game
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
-from tripeaks.web.api.models import ResultOut
+from tripeaks.web.api.models import GRADE, ResultOut
 from tripeaks.web.backend import solver_worker
 from tripeaks.web.http.ratelimit import network
 
@@ -125,14 +125,14 @@ def share_of(address: str | None) -> str | None:
 class HintRefused(Exception):
     """No search was started for this hint, and the caller should ask again a little later.
 
-    ``hint_pending`` (429): the same player's previous hint is still being searched; ``busy``
-    (503): the worker has SOLVER_QUEUE searches waiting, or ADDRESS_SHARE of the caller's address.
+    ``hint_pending``: the same player's previous hint is still being searched; ``busy``: the
+    worker has SOLVER_QUEUE searches waiting, or ADDRESS_SHARE of the caller's address. Their HTTP
+    statuses (429, 503) are the API's (api/errors.py REFUSALS).
     """
 
     def __init__(self, reason: Literal["hint_pending", "busy"]) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.status = 429 if reason == "hint_pending" else 503
 
 
 class Solvers:
@@ -438,4 +438,6 @@ class Solvers:
             if future.cancelled() or future.exception() is not None:
                 return
             winnable, best, grade = future.result()
-            self._results.put(key, ResultOut(winnable=winnable, best_score=best, grade=grade))  # type: ignore[arg-type]
+            self._results.put(
+                key, ResultOut(winnable=winnable, best_score=best, grade=GRADE[grade])
+            )
