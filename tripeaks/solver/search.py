@@ -158,9 +158,15 @@ def _explore(game: Game, best_win: bool) -> tuple[bytes | None, int, int]:
 def _decide(game: Game, cap: int = DECIDE_CAP) -> tuple[bool, bool]:
     """(can the game be won, whether the backward pass answered): compiled, the capped search
     first, the backward pass when the search passes ``cap`` positions."""
-    tableau, stock = _ranks(game.deal)
+    cards = game.deal
     return seam.KERNEL.decide(
-        tableau, stock, game.rules, game.present, game.drawn, game.top_rank, cap
+        bytes(card.rank for card in cards.tableau),
+        bytes(card.rank for card in cards.stock),
+        game.rules,
+        game.present,
+        game.drawn,
+        game.top_rank,
+        cap,
     )
 
 
