@@ -63,12 +63,15 @@ from tripeaks.engine.variant import Variant
 from tripeaks.solver.tables import (
     DRAW_STEP,
     NO_BRIDGE_MASK,
+    NO_WIN,
     ROW,
     UNDER_MASK,
     WILD,
     bits,
+    bound,
     fits,
     free_mask,
+    peaks_empty,
     table_sets,
 )
 
@@ -492,32 +495,13 @@ def winnable_positions(
 
 # The traditional best score -----------------------------------------------------------------
 
-NO_WIN = -(10**6)
-"""The value of a position that cannot be won, when only wins count: below any real score."""
-_EARNED: tuple[int, ...] = tuple(
-    sum(scoring.TRADITIONAL_PEAK_BONUSES[:k]) for k in range(len(PEAK_MASKS) + 1)
-)
-"""The bonus points earned once k peaks are empty (0, 15, 30, 60)."""
-_ALL_BONUSES = _EARNED[-1]
-
-
-def _peaks_empty(present: int) -> int:
-    return sum(1 for mask in PEAK_MASKS if not present & mask)
-
 
 def _bonus(after: int, pos: int) -> int:
     """The bonus for playing ``pos`` when ``after`` is left: its peak's place in the order of
     emptying, or 0 if its peak still has cards."""
     if after & PEAK_MASKS[PEAK_OF[pos]]:
         return 0
-    return scoring.TRADITIONAL_PEAK_BONUSES[_peaks_empty(after) - 1]
-
-
-def bound(present: int, streak: int) -> int:
-    """At most this many points are still to come: every card left in the current streak, and
-    every bonus not earned yet. No draw is charged. Sound, so the search may prune with it."""
-    left = present.bit_count()
-    return left * streak + left * (left + 1) // 2 + _ALL_BONUSES - _EARNED[_peaks_empty(present)]
+    return scoring.TRADITIONAL_PEAK_BONUSES[peaks_empty(after) - 1]
 
 
 class _StreakSearch:

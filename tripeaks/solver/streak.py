@@ -30,8 +30,7 @@ from tripeaks.engine.layout import TABLEAU_SIZE
 from tripeaks.engine.variant import Scoring
 from tripeaks.solver import kernel as seam
 from tripeaks.solver.kernel import Kernel
-from tripeaks.solver.portable import NO_WIN, bound
-from tripeaks.solver.tables import DRAW_STEP
+from tripeaks.solver.tables import DRAW_STEP, NO_WIN, bound
 
 _PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(TABLEAU_SIZE))
 

@@ -1,6 +1,6 @@
 """The layout and the rules as both search kernels take them: masks of positions, which rank fits
-on which, the sets of cards that can be on the table together. Facts of the engine's layout and
-rules, worked out once; no search here (the kernels are tripeaks/solver/portable.py and
+on which, the sets of cards that can be on the table together, and the most points the traditional
+scoring can still give. Facts of the engine's layout and rules, worked out once; no search here (the kernels are tripeaks/solver/portable.py and
 tripeaks/solver/compiled.py, chosen by tripeaks/solver/kernel.py).
 """
 
@@ -10,8 +10,9 @@ import functools
 import operator
 import struct
 
+from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER_RANK
-from tripeaks.engine.layout import COVERED_BY, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
+from tripeaks.engine.layout import COVERED_BY, COVERED_BY_MASK, COVERS, PEAK_MASKS, TABLEAU_SIZE
 from tripeaks.engine.rules import Rules
 
 WILD = JOKER_RANK
@@ -116,3 +117,24 @@ def table_sets() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ..
 ROW = 16
 """Bytes of the answer table per set: one per top rank 1-13 and one for WILD (0; 14 and 15
 unused)."""
+
+# The traditional scoring ---------------------------------------------------------------------
+
+NO_WIN = -(10**6)
+"""The value of a position that cannot be won, when only wins count: below any real score."""
+_EARNED: tuple[int, ...] = tuple(
+    sum(scoring.TRADITIONAL_PEAK_BONUSES[:k]) for k in range(len(PEAK_MASKS) + 1)
+)
+"""The bonus points earned once k peaks are empty (0, 15, 30, 60)."""
+_ALL_BONUSES = _EARNED[-1]
+
+
+def peaks_empty(present: int) -> int:
+    return sum(1 for mask in PEAK_MASKS if not present & mask)
+
+
+def bound(present: int, streak: int) -> int:
+    """At most this many points are still to come: every card left in the current streak, and
+    every bonus not earned yet. No draw is charged. Sound, so the search may prune with it."""
+    left = present.bit_count()
+    return left * streak + left * (left + 1) // 2 + _ALL_BONUSES - _EARNED[peaks_empty(present)]
