@@ -6,13 +6,17 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+_PORTABLE = (
+    "tripeaks.solver.COMPILED is False: the solver's seam (tripeaks/solver/kernel.py) chooses its "
+    "portable Python kernel (tripeaks/solver/portable.py) for every search, whichever extension "
+    "is missing: whether a deal can be won and its best win about 100 times slower, the "
+    "traditional best score about 150 times, a difficulty grade's 200 plays about 3 ms a deal "
+    "instead of a tenth of that."
+)
 FALLBACKS = {
-    "tripeaks.solver._search": "tripeaks.solver.search.COMPILED is False and the solver falls back on its "
-    "Python search (about 100 times slower).",
-    "tripeaks.solver._streak": "tripeaks.solver.streak.COMPILED is False and the traditional best score is "
-    "searched in Python (about 150 times slower).",
-    "tripeaks.solver._strategy": "tripeaks.solver.explain.COMPILED is False and a deal's difficulty grade plays "
-    "its 200 plays in Python (about 3 ms a deal instead of a tenth of that).",
+    "tripeaks.solver._search": _PORTABLE,
+    "tripeaks.solver._streak": _PORTABLE,
+    "tripeaks.solver._strategy": _PORTABLE,
 }
 """What each optional extension's absence means, said when its build fails."""
 
@@ -41,11 +45,10 @@ class BuildSearch(build_ext):
 
 setup(
     ext_modules=[
-        # Optional: without a C compiler the package installs and tripeaks.solver.search searches in Python.
+        # Optional, all three: without any of them the package installs and the solver's seam
+        # (tripeaks/solver/kernel.py) chooses the portable Python kernel for every search.
         Extension("tripeaks.solver._search", sources=["tripeaks/solver/_search.c"], optional=True),
-        # Optional too: without it tripeaks.solver.streak finds the traditional best score in Python.
         Extension("tripeaks.solver._streak", sources=["tripeaks/solver/_streak.c"], optional=True),
-        # Optional too: without it a deal's difficulty grade plays its plays in Python.
         Extension(
             "tripeaks.solver._strategy", sources=["tripeaks/solver/_strategy.c"], optional=True
         ),

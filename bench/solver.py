@@ -39,8 +39,8 @@ from tripeaks.engine.codes import GameCode, deal
 from tripeaks.engine.game import Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
+from tripeaks.solver import COMPILED
 from tripeaks.solver.search import (
-    COMPILED,
     Answers,
     Solution,
     _explore,

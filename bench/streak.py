@@ -32,18 +32,19 @@ from reference import fixed_codes
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.solver import streak
+from tripeaks.solver import COMPILED, portable, streak
+from tripeaks.solver.kernel import KERNEL, Kernel
 
 
 def timed(
-    codes: list[GameCode], compiled: bool
+    codes: list[GameCode], kernel: Kernel
 ) -> tuple[list[float], list[float], list[streak.StreakSolution]]:
     """Wall seconds and this thread's CPU seconds per deal (the CPU time is what the call itself
     cost, whatever else the machine runs), and the answers."""
     wall, cpu, answers = [], [], []
     for code in codes:
         start, start_cpu = time.perf_counter(), time.thread_time()
-        answers.append(streak.best_score(code, compiled=compiled))
+        answers.append(streak.best_score(code, kernel))
         wall.append(time.perf_counter() - start)
         cpu.append(time.thread_time() - start_cpu)
     return wall, cpu, answers
@@ -78,12 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if set(args.options) - set("DJO"):
         parser.error("--options takes D, J and O")
-    print(f"compiled: {streak.COMPILED}")
+    print(f"compiled: {COMPILED}")
     for name in args.rules:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
         variant = Variant(rules, Scoring.TRADITIONAL).with_options(args.options + "T")
         codes = [GameCode(variant, c.letters) for c in fixed_codes(args.deals, rules)]
-        wall, cpu, answers = timed(codes, compiled=streak.COMPILED)
+        wall, cpu, answers = timed(codes, KERNEL)
         report(f"{name} best score, wall", wall)
         report(f"{name} best score, CPU", cpu)
         scores = sorted(a.score for a in answers)
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{'':<26} checksum of (best score, best win) per deal: {checksum(answers)}")
         if args.python_deals:
-            python, _, slow = timed(codes[: args.python_deals], compiled=False)
+            python, _, slow = timed(codes[: args.python_deals], portable)
             report(f"{name} in Python, wall", python)
             agree = sum(
                 (a.score, a.win_score) == (b.score, b.win_score)

@@ -47,16 +47,17 @@ def test_pinned_deals_never_drift(code: str, expected: str) -> None:
 @settings(max_examples=1000, deadline=None)
 @given(st.integers(min_value=0, max_value=CODE_SPACE - 1))
 def test_the_compiled_shuffle_deals_what_the_python_generator_deals(number: int) -> None:
-    from tripeaks.solver import _search
+    from tripeaks.solver import compiled, portable
 
-    assert _search.deal(number) == bytes(python_deck(number)) == deck(number)
+    assert compiled.deal(number) == bytes(python_deck(number)) == deck(number)
+    assert portable.deal(number) == compiled.deal(number)
 
 
 def test_the_compiled_shuffle_at_the_ends_of_the_codes_and_past_them() -> None:
-    from tripeaks.solver import _search
+    from tripeaks.solver import _search, compiled
 
     for number in (0, 1, 2, 25, 26, 4015905088, 6075305298, CODE_SPACE - 2, CODE_SPACE - 1):
-        assert _search.deal(number) == bytes(python_deck(number))
+        assert _search.deal(number) == compiled.deal(number) == bytes(python_deck(number))
     for number in (-1, CODE_SPACE):
         with pytest.raises(InvalidCode):
             deck(number)

@@ -16,8 +16,9 @@ from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, deal
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.solver import explain
+from tripeaks.solver import COMPILED, compiled, explain, portable
 from tripeaks.solver import search as solver
+from tripeaks.solver.kernel import Kernel
 
 OPTION_SETS = ("", "D", "J", "O", "T", "DJ", "JOT", "DJOT")
 variants = st.builds(
@@ -263,7 +264,7 @@ def test_a_grade_is_deterministic_and_follows_the_thresholds(rules: Rules) -> No
 
 def test_the_strategy_s_plays_were_compiled() -> None:
     """CI has a compiler: a grade that silently fell back on Python would cost every new game 3 ms."""
-    assert explain.COMPILED
+    assert COMPILED
 
 
 @pytest.mark.parametrize(
@@ -277,13 +278,11 @@ def test_the_strategy_s_plays_were_compiled() -> None:
         ("TP1-E-AAKYMLS-O", 0.715),
     ],
 )
-@pytest.mark.parametrize("compiled", [True, False])
-def test_a_deal_s_win_share_never_changes(
-    code: str, share: float, compiled: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize("kernel", [compiled, portable], ids=["compiled", "portable"])
+def test_a_deal_s_win_share_never_changes(code: str, share: float, kernel: Kernel) -> None:
     """Grades are stored with games and counted in statistics: the shares measured by the Python
-    plays when grades were introduced, pinned for both paths."""
-    monkeypatch.setattr(explain, "COMPILED", compiled and explain.COMPILED)
+    plays when grades were introduced, pinned for both kernels and for the one the seam chose."""
+    assert explain.win_share(code, kernel=kernel) == share
     assert explain.win_share(code) == share
 
 
@@ -299,10 +298,8 @@ def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
     variant: Variant, number: int, seed: int, advance: int, plays: int
 ) -> None:
     """Play for play, with the ties drawn from the same Mersenne Twister, from any point of its
-    stream (``advance`` words already drawn, so the state's index is anywhere, past a refill too)."""
-    # imported here: without a compiler only the tests that need it fail
-    from tripeaks.solver import _strategy
-
+    stream (``advance`` words already drawn, so the state's index is anywhere, past a refill too):
+    the two kernels' plays, each named explicitly."""
     cards = deal(GameCode.from_number(number, variant))
     ranks = bytes(card.rank for card in cards.tableau)
     stock = bytes(card.rank for card in cards.stock)
@@ -310,16 +307,16 @@ def test_the_compiled_plays_win_exactly_what_the_python_plays_win(
     rng = random.Random(seed)
     for _ in range(advance):
         rng.getrandbits(32)
-    state = rng.getstate()[1]
-    tables = explain._tables(variant.rules)
-    compiled = _strategy.plays_won(ranks, stock, top, *tables, plays, state)
-    assert compiled == explain._plays_won(ranks, stock, top, variant.rules, plays, rng)
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    won = compiled.plays_won(ranks, stock, top, variant.rules, plays, rng)
+    assert won == portable.plays_won(ranks, stock, top, variant.rules, plays, twin)
 
 
 def test_the_compiled_plays_refuse_malformed_tables() -> None:
     from tripeaks.solver import _strategy
 
-    fits, covered_by, covers = explain._tables(Rules.EASY)
+    fits, covered_by, covers = compiled.strategy_tables(Rules.EASY)
     ranks, stock = bytes([1] * 28), bytes([2] * 23)
     state = tuple([0] * 624 + [624])
     assert _strategy.plays_won(ranks, stock, 1, fits, covered_by, covers, 0, state) == 0

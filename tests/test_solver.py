@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from tripeaks import DRAW, Action, Game, GameCode, Rules, solve
 from tripeaks.engine.codes import deal
 from tripeaks.engine.layout import TABLEAU_SIZE
-from tripeaks.solver import search as solver
+from tripeaks.solver import compiled, portable
 from tripeaks.solver.search import (
+    DECIDE_CAP,
     LOST,
     free_mask,
     hint,
@@ -95,15 +96,16 @@ def test_the_survey_batch_has_the_reference_verdicts_and_fewest_draws_of_every_d
     ]
 
 
-def test_the_survey_batch_answers_the_same_without_the_compiled_search(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_survey_batch_answers_the_same_in_either_kernel() -> None:
     rows = rows_of(Rules.CLASSIC)[:6]
     numbers = [GameCode.parse(row["code"]).number for row in rows]
-    compiled = survey_numbers(numbers, Rules.CLASSIC, fewest_draws=True)
-    monkeypatch.setattr(solver, "COMPILED", False)
-    assert survey_numbers(numbers, Rules.CLASSIC, fewest_draws=True) == compiled
-    assert survey_numbers(numbers, Rules.CLASSIC) == bytes(d != LOST for d in compiled)
+    fewest = survey_numbers(numbers, Rules.CLASSIC, fewest_draws=True)
+    assert list(fewest) == [row["draws"] if row["winnable"] else LOST for row in rows]
+    for kernel in (compiled, portable):
+        assert kernel.survey(numbers, Rules.CLASSIC, DECIDE_CAP, True, 0) == fewest
+        assert kernel.survey(numbers, Rules.CLASSIC, DECIDE_CAP, False, 0) == bytes(
+            d != LOST for d in fewest
+        )
 
 
 def best_win_sample(rules: Rules, count: int) -> list[dict[str, Any]]:

@@ -3,7 +3,9 @@
 It answers every position of a deal at once, from a table over the sets of cards that can be on
 the table together; the depth-first search answers one position at a time. They must agree
 everywhere: on the stored reference verdicts of every bench deal, and on random mid-game positions
-of random deals under both rules.
+of random deals under both rules. The compiled kernel's answers (the backward passes, its best win
+by passes over a cut stock) are held to the portable kernel's (its own backward pass in Python, its
+best win by the depth-first search), each kernel named explicitly.
 """
 
 from __future__ import annotations
@@ -20,27 +22,27 @@ from tripeaks import Game, GameCode, Rules
 from tripeaks.engine.codes import CODE_SPACE
 from tripeaks.engine.game import DRAW
 from tripeaks.engine.layout import COVERS, TABLEAU_SIZE
+from tripeaks.solver import compiled, portable
 from tripeaks.solver.search import (
-    _LYING_UNDER_BYTES,
+    DECIDE_CAP,
     Answers,
+    Solution,
     _decide,
     _decide_deal,
     _explore,
-    _fits_table,
-    _searched,
-    _table_sets,
     free_mask,
     is_winnable,
     solve,
     winnable_positions,
 )
+from tripeaks.solver.tables import LYING_UNDER_BYTES, fits_table, table_sets
 
 DATA = Path(__file__).parent / "data" / "solver_reference.jsonl"
 ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text().splitlines() if line]
 
 
 def test_there_are_22932_table_sets_each_closed_under_what_its_cards_lie_on() -> None:
-    masks, removals, number = _table_sets()
+    masks, removals, number = table_sets()
     assert len(masks) == len(number) == 22932
     assert masks[0] == 0 and masks[-1] == (1 << TABLEAU_SIZE) - 1
     for i, mask in enumerate(masks):
@@ -62,18 +64,18 @@ def test_the_compiled_backward_pass_makes_the_same_table_as_the_python_one(code:
     from tripeaks.solver import _search
 
     game = Game.new(GameCode.parse(code))
-    compiled = Answers(game.deal, game.rules, compiled=True)
-    assert compiled.table == Answers(game.deal, game.rules, compiled=False).table
-    assert len(compiled.table) == 22932 * 16
+    built = Answers(game.deal, game.rules, compiled)
+    assert built.table == Answers(game.deal, game.rules, portable).table
+    assert len(built.table) == 22932 * 16
     deal_args = (
         bytes(card.rank for card in game.deal.tableau),
         bytes(card.rank for card in game.deal.stock),
-        _fits_table(game.rules),
-        _LYING_UNDER_BYTES,
+        fits_table(game.rules),
+        LYING_UNDER_BYTES,
     )
-    portable = _search.prepare(*deal_args, True)
-    assert portable == _search.prepare(*deal_args, False) == _search.prepare(*deal_args)
-    assert portable[-len(compiled.table) :] == compiled.table
+    plain_c = _search.prepare(*deal_args, True)
+    assert plain_c == _search.prepare(*deal_args, False) == _search.prepare(*deal_args)
+    assert plain_c[-len(built.table) :] == built.table
 
 
 @pytest.mark.parametrize("rules", list(Rules))
@@ -85,14 +87,22 @@ def test_the_backward_pass_agrees_with_the_reference_on_every_bench_deal(rules: 
         assert Answers.of(game).winnable(game) == row["winnable"], row["code"]
 
 
+def compiled_decide(game: Game, cap: int) -> tuple[bool, bool]:
+    """The compiled kernel's capped search then backward pass, named explicitly."""
+    tableau = bytes(card.rank for card in game.deal.tableau)
+    stock = bytes(card.rank for card in game.deal.stock)
+    return compiled.decide(tableau, stock, game.rules, game.present, 0, game.top_rank, cap)
+
+
 def test_decide_hands_a_deal_to_the_backward_pass_past_its_cap() -> None:
-    """is_winnable's capped search: past the cap the backward pass answers, and the same."""
+    """is_winnable's capped search (the compiled kernel's): past the cap the backward pass
+    answers, and the same; the portable kernel's uncapped search says the same too."""
     for row in ROWS[::50]:
         game = Game.new(GameCode.parse(row["code"]))
-        won, backward = _decide(game, cap=0)
+        won, backward = compiled_decide(game, cap=0)
         # Some lost deals are refuted at the root, before the search visits a position.
         assert won == row["winnable"] and (backward or not won)
-        won, backward = _decide(game, cap=10**9)
+        won, backward = compiled_decide(game, cap=10**9)
         assert (won, backward) == (row["winnable"], False)
         assert _decide(game)[0] == row["winnable"] == is_winnable(game)
 
@@ -100,12 +110,16 @@ def test_decide_hands_a_deal_to_the_backward_pass_past_its_cap() -> None:
 def test_deciding_from_a_deal_number_hands_over_past_its_cap_as_from_a_game() -> None:
     for row in ROWS[::40]:
         code = GameCode.parse(row["code"])
-        won, backward, nodes = _decide_deal(code.number, code.rules, cap=0)
+        won, backward, nodes = compiled.decide_deal(code.number, code.rules, 0, 0)
         assert won == row["winnable"] and (backward or not won) and nodes <= 3  # one a try
-        won, backward, _nodes = _decide_deal(code.number, code.rules, cap=10**9)
+        won, backward, _nodes = compiled.decide_deal(code.number, code.rules, 10**9, 0)
         assert (won, backward) == (row["winnable"], False)
         assert _decide_deal(code.number, code.rules)[0] == row["winnable"]
         assert _decide(Game.new(code))[0] == row["winnable"]
+    for row in ROWS[::200]:  # the portable kernel deals in Python: the same deal, the same verdict
+        code = GameCode.parse(row["code"])
+        won, backward, _nodes = portable.decide_deal(code.number, code.rules, DECIDE_CAP, 0)
+        assert (won, backward) == (row["winnable"], False)
 
 
 def play_on(game: Game, choices: list[int]) -> Game:
@@ -135,7 +149,7 @@ def test_still_winnable_from_the_answers_is_what_a_fresh_search_says(
     """One preparation per deal, several mid-game positions of it, each against today's search."""
     start = Game.new(GameCode.from_number(number, rules))
     answers = Answers.of(start)
-    slow = Answers(start.deal, start.rules, compiled=False) if len(games) == 1 else None
+    slow = Answers(start.deal, start.rules, portable) if len(games) == 1 else None
     for choices in games:
         game = play_on(start.copy(), choices)
         searched = game.is_won or _explore(game, best_win=False)[0] is not None
@@ -169,8 +183,8 @@ def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
     prepared = _search.prepare(
         bytes(card.rank for card in game.deal.tableau),
         bytes(card.rank for card in game.deal.stock),
-        _fits_table(game.rules),
-        _LYING_UNDER_BYTES,
+        fits_table(game.rules),
+        LYING_UNDER_BYTES,
     )
     top = game.discard_top.rank
     assert _search.winnable_from(prepared, game.present, 0, top) == is_winnable(game)
@@ -184,9 +198,9 @@ def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
     with pytest.raises(ValueError):
         _search.winnable_from(prepared[:-1], game.present, 0, top)
     with pytest.raises(ValueError):
-        _search.prepare(bytes(27), bytes(23), _fits_table(game.rules), _LYING_UNDER_BYTES)
+        _search.prepare(bytes(27), bytes(23), fits_table(game.rules), LYING_UNDER_BYTES)
     with pytest.raises(ValueError):
-        _search.prepare(bytes(28), bytes(23), _fits_table(game.rules), _LYING_UNDER_BYTES)
+        _search.prepare(bytes(28), bytes(23), fits_table(game.rules), LYING_UNDER_BYTES)
 
 
 @pytest.mark.parametrize("rules", list(Rules))
@@ -206,6 +220,12 @@ def test_the_best_win_finds_the_reference_best_on_every_bench_deal(rules: Rules)
         assert game.is_won and game.score == solution.final_score == 772 - solution.draws
 
 
+def searched_best(game: Game) -> Solution:
+    """The best win by the portable kernel (its depth-first search for the fewest draws), to hold
+    the compiled kernel's backward passes to."""
+    return Answers.of(game, portable).solve(game)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     number=st.integers(min_value=0, max_value=CODE_SPACE - 1),
@@ -216,7 +236,7 @@ def test_the_best_win_from_the_answers_agrees_with_the_search_in_mid_game(
     number: int, rules: Rules, choices: list[int]
 ) -> None:
     game = play_on(Game.new(GameCode.from_number(number, rules)), choices)
-    swept, searched = Answers.of(game).solve(game), _searched(game)
+    swept, searched = Answers.of(game, compiled).solve(game), searched_best(game)
     assert solve(game) == swept
     assert (swept.winnable, swept.draws, swept.final_score, swept.max_removed) == (
         searched.winnable,
@@ -256,9 +276,9 @@ def test_the_best_win_from_a_won_position_with_cards_drawn_is_the_searchs(
     number: int, rules: Rules, choices: list[int]
 ) -> None:
     start = Game.new(GameCode.from_number(number, rules))
-    answers = Answers.of(start)
+    answers = Answers.of(start, compiled)
     game = keep_winnable(start.copy(), answers, choices)
-    best, searched = answers.solve(game), _searched(game)
+    best, searched = answers.solve(game), searched_best(game)
     assert best.winnable == answers.winnable(game) == searched.winnable
     assert (best.draws, best.final_score, best.max_removed) == (
         searched.draws,
@@ -286,7 +306,7 @@ def test_a_few_positions_decided_one_by_one_are_what_the_answers_say(
 ) -> None:
     """solver.winnable_positions (the fair hint's: each position searched on its own) against the
     backward pass over every position, on mid-game positions of one deal, with an empty discard and
-    a joker too (the wildcard on top), and through the Python fallback."""
+    a joker too (the wildcard on top), and through either kernel."""
     code = GameCode.parse(
         f"{GameCode.from_number(number, rules)}{'-' + options if options else ''}"
     )
@@ -298,6 +318,8 @@ def test_a_few_positions_decided_one_by_one_are_what_the_answers_say(
         positions.append((game.present, game.drawn, game.top_rank))
     expected = [answers.winnable_at(*position) for position in positions]
     assert winnable_positions(start.deal, rules, positions) == expected
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("tripeaks.solver.search.COMPILED", False)
-        assert winnable_positions(start.deal, rules, positions[:1]) == expected[:1]
+    tableau = bytes(card.rank for card in start.deal.tableau)
+    stock = bytes(card.rank for card in start.deal.stock)
+    for kernel in (compiled, portable):
+        decided = kernel.winnable_positions(tableau, stock, rules, positions[:1], DECIDE_CAP)
+        assert decided == expected[:1]

@@ -25,20 +25,19 @@ from tripeaks import DRAW, Action, Game, GameCode, Rules
 from tripeaks.engine.codes import CODE_SPACE, NotOffered, deal
 from tripeaks.engine.layout import TABLEAU_SIZE
 from tripeaks.engine.variant import Variant
+from tripeaks.solver import compiled, portable
 from tripeaks.solver import search as solver
 from tripeaks.solver.search import (
-    COMPILED,
+    DECIDE_CAP,
     LOST,
     Answers,
-    _explore,
-    _reach_table,
-    _searched,
     hint,
     is_winnable,
     random_winnable_code,
     solve,
     survey_numbers,
 )
+from tripeaks.solver.tables import DRAW_STEP
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from reference import fixed_codes, reference_search
@@ -125,11 +124,12 @@ def test_compiled_verdicts_fewest_draws_and_most_removed_agree_with_the_referenc
 
 @pytest.mark.parametrize("rules", list(Rules))
 @pytest.mark.parametrize("options", OPTIONS)
-def test_the_python_search_agrees_with_the_reference(options: str, rules: Rules) -> None:
-    """The fallback (no compiler): its search's best win on the first two stored deals of each."""
+def test_the_portable_kernel_agrees_with_the_reference(options: str, rules: Rules) -> None:
+    """The portable kernel (no compiler): its search's best win on the first two stored deals of
+    each."""
     for row in rows_of(options, rules)[:2]:
         game = Game.new(row["code"])
-        solution = _searched(game, compiled=False)
+        solution = Answers.of(game, portable).solve(game)
         assert (solution.winnable, solution.max_removed) == (row["winnable"], row["max_removed"])
         if solution.winnable:
             assert solution.draws == row["draws"]
@@ -138,19 +138,19 @@ def test_the_python_search_agrees_with_the_reference(options: str, rules: Rules)
 
 @pytest.mark.parametrize("options", ["D", "J", "DJ"])
 def test_the_python_backward_pass_is_the_compiled_one_byte_for_byte(options: str) -> None:
+    from tripeaks.solver import _search
+    from tripeaks.solver.tables import LYING_UNDER_BYTES, fits_table
+
     for rules in Rules:
         for code in fixed_codes(2, Variant(rules).with_options(options), 99):
             cards = deal(code)
-            assert Answers(cards, rules).table == _reach_table(cards, rules)
-            if COMPILED:
-                from tripeaks.solver.search import _LYING_UNDER_BYTES, _fits_table, _search
-
-                ranks = bytes(card.rank for card in cards.tableau)
-                stock = bytes(card.rank for card in cards.stock)
-                portable = _search.prepare(
-                    ranks, stock, _fits_table(rules), _LYING_UNDER_BYTES, True
-                )
-                assert portable[272:] == _reach_table(cards, rules)
+            ranks = bytes(card.rank for card in cards.tableau)
+            stock = bytes(card.rank for card in cards.stock)
+            python = portable.reach_table(ranks, stock, rules)
+            assert Answers(cards, rules, compiled).table == python
+            assert Answers(cards, rules, portable).table == python
+            plain_c = _search.prepare(ranks, stock, fits_table(rules), LYING_UNDER_BYTES, True)
+            assert plain_c[272:] == python
 
 
 def play_randomly(game: Game, rng: random.Random, moves: int) -> Game:
@@ -172,21 +172,44 @@ def play_randomly(game: Game, rng: random.Random, moves: int) -> Game:
     seed=st.integers(0, 2**32),
     moves=st.integers(12, 40),
 )
-def test_both_searches_agree_on_variants_in_mid_game(
+def test_both_kernels_answer_the_same_on_variants_in_mid_game(
     number: int, rules: Rules, options: str, seed: int, moves: int
 ) -> None:
-    """C and Python walk the same positions (the same line, cards left and positions visited),
-    from the start (an empty discard) and wherever a game has got to (a joker on top or to come);
-    the prepared answers' verdict and hint agree with them."""
+    """The compiled and the portable kernel give the same verdict, fewest draws, most cards
+    removed and best score, from the start (an empty discard) and wherever a game has got to (a
+    joker on top or to come), each best line replaying in the engine to its score; the prepared
+    answers' verdict and hint agree with them."""
     game = Game.new(GameCode.from_number(number, Variant(rules).with_options(options)))
     game = play_randomly(game, random.Random(seed), moves)
-    for best_win in (False, True):
-        python = _explore(game, best_win, compiled=False)
-        assert _explore(game, best_win, compiled=True) == python
+    tableau = bytes(card.rank for card in game.deal.tableau)
+    stock = bytes(card.rank for card in game.deal.stock)
+    position = (game.present, game.drawn, game.top_rank)
+    verdicts = {
+        kernel.decide(tableau, stock, rules, *position, DECIDE_CAP)[0] if game.present else True
+        for kernel in (compiled, portable)
+    }
+    assert len(verdicts) == 1
+    won = verdicts.pop()
+    if game.present:
+        solutions = [Answers.of(game, kernel).solve(game) for kernel in (compiled, portable)]
+        assert {(s.winnable, s.draws, s.final_score, s.max_removed) for s in solutions} == {
+            (
+                solutions[0].winnable,
+                solutions[0].draws,
+                solutions[0].final_score,
+                solutions[0].max_removed,
+            )
+        }
+        assert solutions[0].winnable == won
+        for solution in solutions:
+            if solution.winnable:
+                finished = replay(game, solution.line)
+                assert finished.is_won and finished.score == solution.final_score
+                assert finished.drawn - game.drawn == solution.draws
     answers = Answers.of(game)
-    assert answers.winnable(game) == (python[0] is not None)
+    assert answers.winnable(game) == won
     action = answers.hint(game)
-    if python[0] is None or game.is_won:
+    if not won or game.is_won:
         assert action is None
     else:
         assert action is not None
@@ -300,15 +323,18 @@ def test_the_traditional_scoring_is_decided_and_its_best_win_refused() -> None:
         assert solve(code).winnable == is_winnable(code) == is_winnable(Game.new(code))
 
 
-def test_the_survey_batch_answers_variants_as_without_the_compiled_search(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    numbers = [GameCode.parse(row["code"]).number for row in rows_of("DJ", Rules.CLASSIC)[:6]]
+def test_the_survey_batch_answers_variants_the_same_in_either_kernel() -> None:
+    rows = rows_of("DJ", Rules.CLASSIC)[:6]
+    numbers = [GameCode.parse(row["code"]).number for row in rows]
     variant = Variant(Rules.CLASSIC, empty_discard=True, joker=True)
-    compiled = survey_numbers(numbers, variant, fewest_draws=True)
-    monkeypatch.setattr(solver, "COMPILED", False)
-    assert survey_numbers(numbers, variant, fewest_draws=True) == compiled
-    assert survey_numbers(numbers, variant) == bytes(d != LOST for d in compiled)
+    fewest = survey_numbers(numbers, variant, fewest_draws=True)
+    assert list(fewest) == [row["draws"] if row["winnable"] else LOST for row in rows]
+    options = 3  # an empty discard and a joker
+    for kernel in (compiled, portable):
+        assert kernel.survey(numbers, Rules.CLASSIC, DECIDE_CAP, True, options) == fewest
+        assert kernel.survey(numbers, Rules.CLASSIC, DECIDE_CAP, False, options) == bytes(
+            d != LOST for d in fewest
+        )
 
 
 BOUND_DEALS = 300
@@ -327,15 +353,18 @@ def test_the_pruned_searches_agree_with_the_backward_pass_on_many_deals(
     variant = Variant(rules).with_options(options)
     for code in fixed_codes(BOUND_DEALS, variant, 1000 + SEEDS[options]):
         game = Game.new(code)
-        won, by_pass = solver._decide(game, cap=10**12)
+        tableau = bytes(card.rank for card in game.deal.tableau)
+        stock = bytes(card.rank for card in game.deal.stock)
+        position = (game.present, game.drawn, game.top_rank)
+        won, by_pass = compiled.decide(tableau, stock, rules, *position, 10**12)
         assert not by_pass
-        answers = Answers.of(game)
+        answers = Answers.of(game, compiled)
         assert won == answers.winnable(game)
         if code.number % 6 == 0:  # the best win by the search's passes, a sixth of the deals
-            line, left, _nodes = _explore(game, best_win=True, compiled=True)
+            line, left, _nodes = compiled.search(tableau, stock, rules, *position, True)
             best = answers.solve(game)
             assert (line is not None) == best.winnable
             if line is None:
                 assert TABLEAU_SIZE - left == best.max_removed
             else:
-                assert line.count(-1) == best.draws
+                assert line.count(DRAW_STEP) == best.draws

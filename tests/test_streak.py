@@ -1,5 +1,6 @@
-"""The traditional scoring's best score (tripeaks/solver/streak.py, compiled and in Python) against an
-exhaustive search through the engine itself, and every best line replayed in the engine."""
+"""The traditional scoring's best score (tripeaks/solver/streak.py, through the compiled and the portable
+kernel, each named explicitly) against an exhaustive search through the engine itself, and every best
+line replayed in the engine."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from tripeaks.engine.codes import CODE_SPACE, GameCode
 from tripeaks.engine.game import DRAW, Action, ActionKind, Game, Status
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
-from tripeaks.solver import streak
+from tripeaks.solver import COMPILED, compiled, portable, streak
+from tripeaks.solver.kernel import Kernel
 from tripeaks.solver.search import solve
 
 BOTH = (Rules.EASY, Rules.CLASSIC)
+KERNELS = (compiled, portable)
 
 
 WILD = ({"empty_discard": True}, {"joker": True}, {"empty_discard": True, "joker": True})
@@ -108,10 +111,10 @@ def sample(rules: Rules, count: int, cards_left: int, seed: int, **options: bool
 
 
 @pytest.mark.parametrize("rules", BOTH)
-@pytest.mark.parametrize("compiled", [True, False])
-def test_best_score_equals_the_exhaustive_search_near_the_end(rules: Rules, compiled: bool) -> None:
+@pytest.mark.parametrize("kernel", KERNELS, ids=["compiled", "portable"])
+def test_best_score_equals_the_exhaustive_search_near_the_end(rules: Rules, kernel: Kernel) -> None:
     for game in sample(rules, 12, 11, seed=14 + len(rules.value)):
-        solution = streak.best_score(game, compiled=compiled)
+        solution = streak.best_score(game, kernel)
         best, win = reference(game)
         assert (solution.score, solution.win_score) == (best, win), game
         assert solution.winnable == (win is not None)
@@ -129,8 +132,8 @@ def joker_on_top(game: Game) -> Game | None:
     return game
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_a_joker_on_top_equals_the_exhaustive_search(compiled: bool) -> None:
+@pytest.mark.parametrize("kernel", KERNELS, ids=["compiled", "portable"])
+def test_a_joker_on_top_equals_the_exhaustive_search(kernel: Kernel) -> None:
     """A joker on the discard takes any card: the searches know it as the engine does."""
     games: list[Game] = []
     for rules, seed in ((Rules.CLASSIC, 31), (Rules.EASY, 32)):
@@ -141,7 +144,7 @@ def test_a_joker_on_top_equals_the_exhaustive_search(compiled: bool) -> None:
     assert len(games) >= 8
     for game in games[:12]:
         assert game.top_rank == 0
-        solution = streak.best_score(game, compiled=compiled)
+        solution = streak.best_score(game, kernel)
         best, win = reference(game)
         assert (solution.score, solution.win_score) == (best, win), game
         check(game, solution)
@@ -165,9 +168,9 @@ def test_a_wildcard_deal_is_solved_from_its_start(options: dict[str, bool]) -> N
             followed.append(streak.best_score(after).score)
         assert solution.score == max(followed)
     game = sample(Rules.EASY, 1, 16, seed=78, **options)[0]
-    python = streak.best_score(game, compiled=False)
-    compiled = streak.best_score(game, compiled=True)
-    assert (compiled.score, compiled.win_score) == (python.score, python.win_score)
+    python = streak.best_score(game, portable)
+    built = streak.best_score(game, compiled)
+    assert (built.score, built.win_score) == (python.score, python.win_score)
     check(game, python)
 
 
@@ -184,7 +187,7 @@ def test_compiled_equals_the_exhaustive_search_anywhere(
     game = near_the_end(traditional(number, rules), seed, cards_left)
     if game is None:
         return
-    solution = streak.best_score(game, compiled=True)
+    solution = streak.best_score(game, compiled)
     assert (solution.score, solution.win_score) == reference(game)
     check(game, solution)
 
@@ -197,8 +200,8 @@ def test_a_lost_position_has_a_best_score_and_no_win() -> None:
             break
     else:
         pytest.fail("no lost position in the sample")
-    for compiled in (True, False):
-        solution = streak.best_score(game, compiled=compiled)
+    for kernel in KERNELS:
+        solution = streak.best_score(game, kernel)
         assert solution.score == best and not solution.winnable and not solution.won
         end = replayed(game, solution.line)
         assert end.status is Status.STUCK and end.stock_size == 0 and end.score == best
@@ -207,10 +210,10 @@ def test_a_lost_position_has_a_best_score_and_no_win() -> None:
 @pytest.mark.parametrize("rules", BOTH)
 def test_compiled_equals_python_in_mid_game(rules: Rules) -> None:
     for game in sample(rules, 3, 17, seed=7):
-        compiled = streak.best_score(game, compiled=True)
-        python = streak.best_score(game, compiled=False)
-        assert (compiled.score, compiled.win_score) == (python.score, python.win_score)
-        check(game, compiled)
+        built = streak.best_score(game, compiled)
+        python = streak.best_score(game, portable)
+        assert (built.score, built.win_score) == (python.score, python.win_score)
+        check(game, built)
         check(game, python)
 
 
@@ -228,10 +231,11 @@ def test_compiled_equals_python_from_a_wildcard_in_mid_game(rules: Rules) -> Non
     assert len(games) >= 3
     for game in games[:3]:
         assert game.top_rank == 0
-        compiled = streak.best_score(game, compiled=True)
-        python = streak.best_score(game, compiled=False)
-        assert (compiled.score, compiled.win_score) == (python.score, python.win_score), game
-        check(game, compiled)
+        built = streak.best_score(game, compiled)
+        python = streak.best_score(game, portable)
+        assert (built.score, built.win_score) == (python.score, python.win_score), game
+        check(game, built)
+        check(game, python)
 
 
 @pytest.mark.parametrize("rules", BOTH)
@@ -287,7 +291,7 @@ def test_our_scoring_and_a_left_game_are_refused() -> None:
 
 def test_the_extension_was_built() -> None:
     """CI builds the package with its compiler: a silent fall-back to Python must not pass."""
-    assert streak.COMPILED
+    assert COMPILED
 
 
 def test_a_longer_streak_can_be_worth_a_draw() -> None:
@@ -313,17 +317,18 @@ def test_a_stuck_ending_can_beat_every_win() -> None:
 
 
 def test_the_package_answers_without_the_extension() -> None:
-    """Installed without a C compiler, tripeaks.solver.streak still imports and answers, in Python, as
-    the compiled search does."""
+    """Installed without a C compiler (here without the best score's extension: any of the three
+    missing), the seam chooses the portable kernel once; tripeaks.solver.streak still imports and
+    answers, in Python, as the compiled search does."""
     game = sample(Rules.EASY, 1, 14, seed=5)[0]
     assert game.code is not None
     script = (
         "import sys; sys.modules['tripeaks.solver._streak'] = None\n"
-        "from tripeaks.solver import streak\n"
+        "from tripeaks.solver import COMPILED, streak\n"
         "from tripeaks.engine.game import Game\n"
         "game = Game.replay(sys.argv[1], sys.argv[2:])\n"
         "answer = streak.best_score(game)\n"
-        "print(streak.COMPILED, answer.score, answer.win_score)\n"
+        "print(COMPILED, answer.score, answer.win_score)\n"
     )
     actions = [str(action) for action in game.actions]
     done = subprocess.run(
@@ -333,15 +338,15 @@ def test_the_package_answers_without_the_extension() -> None:
         check=True,
         timeout=300,
     )
-    compiled = streak.best_score(game, compiled=True)
-    assert done.stdout.split() == ["False", str(compiled.score), str(compiled.win_score)]
+    built = streak.best_score(game, compiled)
+    assert done.stdout.split() == ["False", str(built.score), str(built.win_score)]
 
 
 def test_the_extension_refuses_a_malformed_position() -> None:
     from tripeaks.solver import _streak
 
     ranks, stock = bytes([1] * 28), bytes([2] * 23)
-    fits, layout = streak._fits_bytes(Rules.EASY), streak._LAYOUT
+    fits, layout = compiled.streak_fits(Rules.EASY), compiled.STREAK_LAYOUT
     # the last card, an ace on a two: 1 point, and 30 for the third peak emptied
     assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0)[:2] == (31, bytes([0]))
     for bad in (

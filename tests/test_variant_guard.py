@@ -184,9 +184,11 @@ def test_every_command_refuses_an_option_not_offered(
 def test_the_solver_decides_the_traditional_scoring_and_leaves_its_best_win_to_streak(
     compiled: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tripeaks.solver import compiled as compiled_kernel
+    from tripeaks.solver import portable
     from tripeaks.solver import search as solver
 
-    monkeypatch.setattr(solver, "COMPILED", compiled and solver.COMPILED)
+    monkeypatch.setattr("tripeaks.solver.kernel.KERNEL", compiled_kernel if compiled else portable)
     game = Game.new(CODE)
     for ask in (
         lambda: solver.solve(CODE),

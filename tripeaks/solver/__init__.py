@@ -1,11 +1,13 @@
 """The exact solver: the public search API people script against.
 
 ``is_winnable``, ``solve`` and the rest are the search's (tripeaks.solver.search); the traditional
-best score is tripeaks.solver.streak, explanations and grades tripeaks.solver.explain.
+best score is tripeaks.solver.streak, explanations and grades tripeaks.solver.explain. All three
+search through one kernel, chosen once at import by tripeaks.solver.kernel: compiled when the C
+extensions were built (``COMPILED``), else the portable Python.
 """
 
+from tripeaks.solver.kernel import COMPILED
 from tripeaks.solver.search import (
-    COMPILED,
     DECIDE_CAP,
     LOST,
     UNDER_MASK,

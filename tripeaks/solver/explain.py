@@ -9,25 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import random
-import struct
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import lru_cache
 
 from tripeaks.engine.cards import JOKER, Card
 from tripeaks.engine.codes import Deal, GameCode, deal
 from tripeaks.engine.game import DRAW, Action, ActionKind, Game
-from tripeaks.engine.layout import ALL_MASK, COVERED_BY_MASK, COVERS, TABLEAU_SIZE
+from tripeaks.engine.layout import COVERED_BY_MASK, TABLEAU_SIZE
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring
+from tripeaks.solver import kernel as seam
 from tripeaks.solver import search as solver
-
-try:  # the strategy's plays compiled (tripeaks/solver/_strategy.c); the same count in Python without it
-    from tripeaks.solver import _strategy
-
-    COMPILED = True
-except ImportError:  # pragma: no cover - only without a C compiler
-    COMPILED = False
+from tripeaks.solver.kernel import Kernel
+from tripeaks.solver.tables import WILD
 
 # Where a game was lost ----------------------------------------------------------------------
 
@@ -257,104 +251,20 @@ at least the second Medium, else Hard. Chosen from the shares of 1,000 bench dea
 winnable deals are never won in 200 plays, and those are Hard, one win or more Medium."""
 
 
-@lru_cache(maxsize=2)
-def _fits_rows(rules: Rules) -> tuple[tuple[bool, ...], ...]:
-    """_fits_rows(rules)[top][rank]: can a card of ``rank`` go on ``top`` (0 takes anything)."""
-    return tuple(tuple(solver.fits(rules, rank, top) for rank in range(14)) for top in range(14))
-
-
-@lru_cache(maxsize=2)
-def _tables(rules: Rules) -> tuple[bytes, bytes, bytes]:
-    """What tripeaks/solver/_strategy.c is handed besides the deal: _fits_rows as 14x14 bytes, and each
-    position's COVERED_BY_MASK and the mask of COVERS as little-endian 32-bit words."""
-    fits = bytes(fit for row in _fits_rows(rules) for fit in row)
-    covers = tuple(sum(1 << q for q in under) for under in COVERS)
-    return fits, struct.pack("<28I", *COVERED_BY_MASK), struct.pack("<28I", *covers)
-
-
-@lru_cache(maxsize=8192)
-def _free(present: int) -> tuple[int, ...]:
-    return tuple(
-        p for p in range(TABLEAU_SIZE) if present >> p & 1 and not present & COVERED_BY_MASK[p]
-    )
-
-
-@lru_cache(maxsize=32768)
-def _uncovers(present: int, pos: int) -> bool:
-    """Does removing ``pos`` turn a card face up (known from the layout alone)?"""
-    after = present & ~(1 << pos)
-    return any(after >> q & 1 and not after & COVERED_BY_MASK[q] for q in COVERS[pos])
-
-
-def _plays_won(
-    ranks: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
-) -> int:
-    """How many of ``plays`` plays the strategy wins, on raw integers (a Game is too slow for
-    hundreds of plays). The strategy plays a fitting face-up card when there is one, preferring one
-    whose removal turns a card face up, then one after which another face-up card fits (a run
-    goes on); ties by the rng; else it draws. It never looks at a face-down card or the stock."""
-    fits = _fits_rows(rules)
-    size = len(stock)
-    start = top
-    won = 0
-    known: dict[int, tuple[int, ...]] = {}  # the best-valued plays of a position seen before
-    for _ in range(plays):
-        present, drawn, top = ALL_MASK, 0, start
-        while present:
-            key = present | drawn << 28 | top << 34
-            chosen = known.get(key)
-            if chosen is None:
-                chosen = known[key] = _best_plays(present, ranks, fits, fits[top])
-            if not chosen:
-                if drawn == size:
-                    break
-                top = stock[drawn]
-                drawn += 1
-                continue
-            pos = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
-            present &= ~(1 << pos)
-            top = ranks[pos]
-        else:
-            won += 1
-    return won
-
-
-def _best_plays(
-    present: int, ranks: bytes, fits: tuple[tuple[bool, ...], ...], row: tuple[bool, ...]
-) -> tuple[int, ...]:
-    """The fitting face-up cards the strategy likes best (see _plays_won); () when none fits."""
-    free = _free(present)
-    fitting = [p for p in free if row[ranks[p]]]
-    if len(fitting) < 2:
-        return tuple(fitting)
-    best = -1
-    chosen: list[int] = []
-    for p in fitting:
-        after = fits[ranks[p]]
-        value = 2 * _uncovers(present, p) + any(q != p and after[ranks[q]] for q in free)
-        if value > best:
-            best, chosen = value, [p]
-        elif value == best:
-            chosen.append(p)
-    return tuple(chosen)
-
-
-def win_share(code: GameCode | str, plays: int = PLAYS) -> float:
+def win_share(code: GameCode | str, plays: int = PLAYS, kernel: Kernel | None = None) -> float:
     """The share of ``plays`` plays of the deal the visible-card strategy wins, seeded from the
-    code so that it is the same on every run."""
+    code so that it is the same on every run (``kernel``: the one the seam chose unless another
+    is named). The strategy plays a fitting face-up card when there is one, preferring one whose
+    removal turns a card face up, then one after which another face-up card fits (a run goes on);
+    ties by the rng; else it draws. It never looks at a face-down card or the stock."""
     if isinstance(code, str):
         code = GameCode.parse(code)
     cards = deal(code)
     ranks = bytes(card.rank for card in cards.tableau)
     stock = bytes(card.rank for card in cards.stock)
-    top = solver.WILD if cards.discard is None else cards.discard.rank
+    top = WILD if cards.discard is None else cards.discard.rank
     rng = random.Random(_seed(str(code).encode(), 0))
-    if COMPILED:
-        state = rng.getstate()[1]
-        won = _strategy.plays_won(ranks, stock, top, *_tables(code.rules), plays, state)
-    else:
-        won = _plays_won(ranks, stock, top, code.rules, plays, rng)
-    return won / plays
+    return (kernel or seam.KERNEL).plays_won(ranks, stock, top, code.rules, plays, rng) / plays
 
 
 def grade(code: GameCode | str) -> Grade:

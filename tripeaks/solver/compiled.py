@@ -1,0 +1,173 @@
+"""The compiled kernel: thin wrappers over the C extensions built with the package, with the same
+small interface as tripeaks/solver/portable.py (tripeaks/solver/kernel.py chooses one, once).
+
+- tripeaks/solver/_search.c: the depth-first search (the portable one's, move for move), is_winnable
+  as that search capped at ``cap`` positions and then the backward pass over the 22,932 table
+  sets, a deal's answers for every position (``prepare``), the best win by backward passes over
+  the stock cut after L cards, L found by a binary search (docs/solver.md), the deal format's
+  shuffle, and a survey of many deals dealt and decided in C;
+- tripeaks/solver/_streak.c: the traditional best score, memoising only the positions right after
+  a draw and walking each run of plays between two draws depth first;
+- tripeaks/solver/_strategy.c: the visible-card strategy's plays, with the ties drawn from the
+  same Mersenne Twister state as Python's random.
+
+Importing this module fails (ImportError) when any of the three was not built.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import struct
+from collections.abc import Sequence
+
+from tripeaks.engine.layout import COVERED_BY_MASK, COVERS, PEAK_MASKS
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import _search, _strategy, _streak
+from tripeaks.solver.tables import (
+    LYING_UNDER_BYTES,
+    NO_BRIDGE_BYTES,
+    UNDER_BYTES,
+    fits,
+    fits_table,
+)
+
+_SHARED: dict[Rules, tuple[bytes, bytes, bytes, bytes, bool]] = {}
+"""What every deal of one rules hands the compiled search, by rules: one look per decision (the
+cached table and the wraps property were half a microsecond of a median of tens)."""
+
+
+def _shared(rules: Rules) -> tuple[bytes, bytes, bytes, bytes, bool]:
+    """The tables every deal of ``rules`` hands the compiled search, made once and kept."""
+    shared = fits_table(rules), LYING_UNDER_BYTES, UNDER_BYTES, NO_BRIDGE_BYTES, rules.wraps
+    _SHARED[rules] = shared
+    return shared
+
+
+def deal(number: int) -> bytes:
+    """The shuffled deck of deal ``number``, one card index a byte, dealt in C."""
+    return _search.deal(number)
+
+
+def search(
+    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, best_win: bool
+) -> tuple[bytes | None, int, int]:
+    """The depth-first search: (a winning line or None, cards left at best when lost, positions
+    visited)."""
+    shared = _SHARED.get(rules) or _shared(rules)
+    return _search.solve(tableau, stock, *shared, present, drawn, top, best_win)
+
+
+def decide(
+    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, cap: int
+) -> tuple[bool, bool]:
+    """(can the position be won, whether the backward pass answered): the capped search first,
+    the backward pass when the search passes ``cap`` positions."""
+    shared = _SHARED.get(rules) or _shared(rules)
+    return _search.decide(tableau, stock, *shared, present, drawn, top, cap)
+
+
+def decide_deal(number: int, rules: Rules, cap: int, options: int) -> tuple[bool, bool, int]:
+    """Deal ``number`` from its start, dealt and decided in C: (winnable, whether the backward
+    pass answered, positions the search visited). ``options``: EMPTY_DISCARD and JOKER bits."""
+    shared = _SHARED.get(rules) or _shared(rules)
+    if options:
+        return _search.decide_deal(number, *shared, cap, options)
+    return _search.decide_deal(number, *shared, cap)
+
+
+def survey(
+    numbers: Sequence[int], rules: Rules, cap: int, fewest_draws: bool, options: int
+) -> bytes:
+    """The whole batch dealt and decided in C, one byte a deal."""
+    packed = struct.pack(f"<{len(numbers)}Q", *numbers)
+    shared = _SHARED.get(rules) or _shared(rules)
+    return _search.survey(packed, *shared, cap, fewest_draws, options)
+
+
+class Prepared:
+    """One deal's answers for every position: the compiled backward pass's buffer (the deal's
+    ranks and fits, then the table)."""
+
+    __slots__ = ("_buffer",)
+
+    HEADER = 272
+    """What the buffer keeps before its table: the deal's ranks and its fits."""
+
+    def __init__(self, buffer: bytes) -> None:
+        self._buffer = buffer
+
+    @property
+    def table(self) -> bytes:
+        """reach[set * 16 + top] (a copy made on each call: only the buffer is kept)."""
+        return self._buffer[self.HEADER :]
+
+    def winnable_at(self, present: int, drawn: int, top: int) -> bool:
+        return _search.winnable_from(self._buffer, present, drawn, top)
+
+    def first_win(self, present: int, drawn: int, top: int) -> int:
+        return _search.hint_from(self._buffer, present, drawn, top)
+
+    def best_win(self, present: int, drawn: int, top: int) -> tuple[bytes | None, int]:
+        return _search.best_from(self._buffer, present, drawn, top)
+
+
+def prepare(tableau: bytes, stock: bytes, rules: Rules) -> Prepared:
+    """The backward pass over every position of the deal (about a millisecond)."""
+    return Prepared(_search.prepare(tableau, stock, fits_table(rules), LYING_UNDER_BYTES))
+
+
+def winnable_positions(
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    positions: Sequence[tuple[int, int, int]],
+    cap: int,
+) -> list[bool]:
+    """A few positions of a deal asked about once (a fair hint's samples): each is the capped
+    search, which mostly finds a win in microseconds, with the backward pass only for those it
+    cannot settle; five times faster for a fair hint than preparing every position of the deal,
+    which pays when a deal is asked about again and again."""
+    shared = _SHARED.get(rules) or _shared(rules)
+    return [
+        not present or _search.decide(tableau, stock, *shared, present, drawn, top, cap)[0]
+        for present, drawn, top in positions
+    ]
+
+
+@functools.cache
+def streak_fits(rules: Rules) -> bytes:
+    """fits[rank * 14 + top] for the compiled best score (0 on top takes anything)."""
+    return bytes(fits(rules, r, t) for r in range(14) for t in range(14))
+
+
+STREAK_LAYOUT = struct.pack("<28I", *COVERED_BY_MASK) + struct.pack("<3I", *PEAK_MASKS)
+"""What the compiled best score knows of the layout: each position's covering cards, the peaks."""
+
+
+def best_streak(
+    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, streak: int
+) -> tuple[int, bytes, int | None, bytes | None, int]:
+    """The traditional scoring's best points still to come over every ending and over the wins
+    alone, each with its line, and the positions memoised."""
+    answer = _streak.best(
+        tableau, stock, streak_fits(rules), STREAK_LAYOUT, present, drawn, top, streak
+    )
+    return answer[:5]
+
+
+@functools.cache
+def strategy_tables(rules: Rules) -> tuple[bytes, bytes, bytes]:
+    """What tripeaks/solver/_strategy.c is handed besides the deal: which rank fits on which top
+    as 14x14 bytes, and each position's COVERED_BY_MASK and the mask of COVERS as little-endian
+    32-bit words."""
+    covers = tuple(sum(1 << q for q in under) for under in COVERS)
+    return fits_table(rules), struct.pack("<28I", *COVERED_BY_MASK), struct.pack("<28I", *covers)
+
+
+def plays_won(
+    tableau: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+) -> int:
+    """How many of ``plays`` plays the visible-card strategy wins, ties from ``rng``'s state."""
+    state = rng.getstate()[1]
+    return _strategy.plays_won(tableau, stock, top, *strategy_tables(rules), plays, state)

@@ -1,0 +1,140 @@
+"""The layout and the rules as both search kernels take them: masks of positions, which rank fits
+on which, the sets of cards that can be on the table together, and the most points the traditional
+scoring can still give. Facts of the engine's layout and rules, worked out once; no search here (the kernels are tripeaks/solver/portable.py and
+tripeaks/solver/compiled.py, chosen by tripeaks/solver/kernel.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import struct
+
+from tripeaks.engine import score as scoring
+from tripeaks.engine.cards import JOKER_RANK
+from tripeaks.engine.layout import COVERED_BY, COVERED_BY_MASK, COVERS, PEAK_MASKS, TABLEAU_SIZE
+from tripeaks.engine.rules import Rules
+
+WILD = JOKER_RANK
+"""The top of an empty discard or of a joker, and the joker's own rank in the stock: anything goes
+on it (docs/solver.md "The wildcard")."""
+DRAW_STEP = 255
+"""A draw in a line as the kernels give it (a play is its position 0-27)."""
+
+
+def fits(rules: Rules, rank: int, on: int) -> bool:
+    """Can a tableau card of ``rank`` go on a discard of rank ``on``, WILD taking anything? No card
+    goes on as the joker (rank 0: it is only ever drawn)."""
+    return rank != WILD and (on == WILD or rules.fits(rank, on))
+
+
+def bits(mask: int) -> list[int]:
+    """The positions in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _lying_under(positions: int) -> int:
+    """The cards that the cards at ``positions`` (a mask) lie on."""
+    return functools.reduce(operator.or_, (1 << q for p in bits(positions) for q in COVERS[p]), 0)
+
+
+LYING_UNDER = tuple(tuple(_lying_under(b << 7 * k) for b in range(128)) for k in range(4))
+"""For each 7 positions and each set of them, the cards those lie on: free cards in four looks
+(the compiled search gets the same table as bytes)."""
+LYING_UNDER_BYTES = struct.pack("<512I", *(m for chunk in LYING_UNDER for m in chunk))
+
+
+def free_mask(present: int) -> int:
+    """The cards present with none of their covering cards left (face up), as a mask."""
+    lying = LYING_UNDER
+    return present & ~(
+        lying[0][present & 127]
+        | lying[1][present >> 7 & 127]
+        | lying[2][present >> 14 & 127]
+        | lying[3][present >> 21]
+    )
+
+
+def _reach(pos: int, step: tuple[tuple[int, ...], ...]) -> int:
+    """Every position reached from ``pos`` by one or more steps of ``step`` (COVERS: the cards
+    under it, directly or through others; COVERED_BY: the cards over it)."""
+    mask = 0
+    for q in step[pos]:
+        mask |= 1 << q | _reach(q, step)
+    return mask
+
+
+UNDER_MASK: tuple[int, ...] = tuple(_reach(p, COVERS) for p in range(TABLEAU_SIZE))
+"""UNDER_MASK[p]: cards that stay covered until the card at p is gone."""
+NO_BRIDGE_MASK: tuple[int, ...] = tuple(
+    UNDER_MASK[p] | (_reach(p, COVERED_BY) & ~COVERED_BY_MASK[p]) for p in range(TABLEAU_SIZE)
+)
+"""NO_BRIDGE_MASK[p]: cards that can never be the discard card the card at p goes on. Those under
+it are played after it; those over it but not right over it are gone while it is still covered."""
+UNDER_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *UNDER_MASK)
+NO_BRIDGE_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *NO_BRIDGE_MASK)
+
+
+@functools.cache
+def fits_table(rules: Rules) -> bytes:
+    """fits[on * 14 + rank]: the rules' one question, asked once for every pair of ranks."""
+    return bytes(fits(rules, rank, on) for on in range(14) for rank in range(14))
+
+
+@functools.cache
+def table_sets() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...], dict[int, int]]:
+    """Every set of cards that can be on the table together, numbered by card count, then mask.
+
+    A card leaves only when both cards over it are gone, so only 22,932 sets ever occur. For each:
+    its mask, its free cards (lowest first) each with the number of the set its removal leaves,
+    and the number of each mask. The compiled extension numbers them the same way.
+    """
+    full = (1 << TABLEAU_SIZE) - 1
+    seen = {full}
+    frontier = [full]
+    while frontier:
+        reached = []
+        for present in frontier:
+            for pos in bits(free_mask(present)):
+                after = present & ~(1 << pos)
+                if after not in seen:
+                    seen.add(after)
+                    reached.append(after)
+        frontier = reached
+    masks = tuple(sorted(seen, key=lambda mask: (mask.bit_count(), mask)))
+    number = {mask: i for i, mask in enumerate(masks)}
+    removals = tuple(
+        tuple((pos, number[mask & ~(1 << pos)]) for pos in bits(free_mask(mask))) for mask in masks
+    )
+    return masks, removals, number
+
+
+ROW = 16
+"""Bytes of the answer table per set: one per top rank 1-13 and one for WILD (0; 14 and 15
+unused)."""
+
+# The traditional scoring ---------------------------------------------------------------------
+
+NO_WIN = -(10**6)
+"""The value of a position that cannot be won, when only wins count: below any real score."""
+_EARNED: tuple[int, ...] = tuple(
+    sum(scoring.TRADITIONAL_PEAK_BONUSES[:k]) for k in range(len(PEAK_MASKS) + 1)
+)
+"""The bonus points earned once k peaks are empty (0, 15, 30, 60)."""
+_ALL_BONUSES = _EARNED[-1]
+
+
+def peaks_empty(present: int) -> int:
+    return sum(1 for mask in PEAK_MASKS if not present & mask)
+
+
+def bound(present: int, streak: int) -> int:
+    """At most this many points are still to come: every card left in the current streak, and
+    every bonus not earned yet. No draw is charged. Sound, so the search may prune with it."""
+    left = present.bit_count()
+    return left * streak + left * (left + 1) // 2 + _ALL_BONUSES - _EARNED[peaks_empty(present)]
