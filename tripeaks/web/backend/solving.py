@@ -42,7 +42,7 @@ from tripeaks.solver import explain
 from tripeaks.solver import search as solver
 from tripeaks.web.api.models import GRADE, ResultOut
 from tripeaks.web.backend import solver_worker
-from tripeaks.web.http.ratelimit import network
+from tripeaks.web.clients import network
 
 SOLVER_QUEUE = 32
 """Searches sent to the worker and not answered yet. A prepared hint costs well under a
@@ -115,7 +115,7 @@ class Kept(Generic[K, V]):
 
 def share_of(address: str | None) -> str | None:
     """Whose share of the queue (ADDRESS_SHARE) a search takes: the client's IPv4 address, or the
-    /56 of its IPv6 one. None, not limited, for loopback or no address (ratelimit.network)."""
+    /56 of its IPv6 one. None, not limited, for loopback or no address (clients.network)."""
     key = network(address)
     if key is None or not key.endswith("/64"):
         return key
