@@ -26,13 +26,12 @@ from tripeaks.web.api.models import GameState, Lang
 from tripeaks.web.api.view import game_state
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
-from tripeaks.web.http.identity import Identity
+from tripeaks.web.http.identity import COOKIE, Identity
 from tripeaks.web.http.ratelimit import Limiter
 
 if TYPE_CHECKING:
     from tripeaks.web.http.metrics import Meter
 
-COOKIE = "tripeaks_player"
 COOKIE_AGE = 10 * 365 * 24 * 3600
 
 P = ParamSpec("P")
