@@ -20,7 +20,6 @@ from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game, Turn
 from tripeaks.i18n import translator
 from tripeaks.store.core import Storage
-from tripeaks.web.api import errors
 from tripeaks.web.api.errors import TooMany
 from tripeaks.web.api.models import GameState, Lang
 from tripeaks.web.api.view import game_state
@@ -28,6 +27,7 @@ from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
 from tripeaks.web.http.identity import COOKIE, Identity
 from tripeaks.web.http.ratelimit import Limiter
+from tripeaks.web.http.refusal import scope_language
 
 if TYPE_CHECKING:
     from tripeaks.web.http.metrics import Meter
@@ -127,7 +127,7 @@ class Caller:
         if self.backend.meter is not None:
             for kind in kinds:
                 self.backend.meter.limited.labels(kind).inc()
-        lang = errors.scope_language(self.scope)
+        lang = scope_language(self.scope)
         message = translator(lang)("error.rate_limited", seconds=wait)
         raise TooMany("rate_limited", message, headers={"Retry-After": str(wait)})
 
