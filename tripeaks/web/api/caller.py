@@ -79,13 +79,13 @@ class Backend:
     ) -> GameState:
         """The player's state of a game, with the deal's verdict once over (asked for near the
         end); none for a daily of an open day, whose deal nobody is told anything of."""
-        result = None
+        verdict = None
         if not daily.secret(tag):
             if game.is_over or game.is_stuck:
-                result = self.solvers.deal_result(_code(game))
+                verdict = self.solvers.deal_result(_code(game))
             elif game.near_the_end:
                 self.solvers.deal_result(_code(game))  # start the search now; nobody waits for it
-        return game_state(game, lang, game_id=game_id, turn=turn, result=result, tag=tag)
+        return game_state(game, lang, game_id=game_id, turn=turn, verdict=verdict, tag=tag)
 
 
 @dataclass(frozen=True, slots=True)
