@@ -5,6 +5,7 @@ tests/browser/test_cross_site.py makes the same attacks from a real hostile page
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -15,8 +16,9 @@ from test_api_support import WIN_CODE, api, new_game, play_line, send, winning_l
 
 from tripeaks.cli import main as cli
 from tripeaks.i18n import translator
+from tripeaks.web.api import errors
 from tripeaks.web.app import create_app
-from tripeaks.web.http import guard
+from tripeaks.web.http import guard, refusal
 
 COOKIE = "tripeaks_player"
 """The player cookie of docs/api.md."""
@@ -86,6 +88,24 @@ def test_a_refusal_speaks_the_language_of_the_query(client: TestClient) -> None:
     assert "JSON-muodossa" in reply.json()["error"]["message"]
     reply = client.post("/api/games?lang=ca", json={}, headers={"sec-fetch-site": "cross-site"})
     refused(reply, 403, "cross_site", "ca")
+
+
+def test_a_middleware_refusal_is_the_routes_error_byte_for_byte() -> None:
+    """http/refusal.py writes the Error without the API's models: the same bytes as theirs."""
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "query_string": b"lang=fi", "headers": []}
+    asyncio.run(refusal.refuse(scope, receive, send, 413, "body_too_large", connection="close"))
+    start, body = sent
+    route = errors.error_response(413, "body_too_large", translator("fi")("error.body_too_large"))
+    assert body["body"] == route.body and start["status"] == 413
+    assert start["headers"] == [*route.raw_headers, (b"connection", b"close")]
 
 
 def test_json_with_parameters_and_any_case_is_accepted(client: TestClient) -> None:

@@ -19,7 +19,7 @@ from tripeaks.store.core import Storage
 from tripeaks.store.sqlite import open_store
 from tripeaks.web.api import codes, errors, games, health, players, reference, stats
 from tripeaks.web.api import daily as daily_routes
-from tripeaks.web.api.caller import COOKIE, Backend, player_cookie
+from tripeaks.web.api.caller import Backend, player_cookie
 from tripeaks.web.api.moves import Moves
 from tripeaks.web.api.reference import STATIC
 from tripeaks.web.backend.committer import Committer
@@ -111,9 +111,10 @@ def create_app(
     app.add_middleware(  # an old cookie's bare id, signed once the store knows the player
         identity.Upgrade,
         identity=signer,
-        cookie=COOKIE,
+        cookie=identity.COOKIE,
         known=lambda player: backend.stored(store.known_player, player),
         set_cookie=player_cookie,
+        handler_for=errors.handler_for,
     )
     errors.install(app)
     app.add_middleware(PageGzip)  # inside the guard: a refusal is never compressed work

@@ -20,19 +20,18 @@ from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game, Turn
 from tripeaks.i18n import translator
 from tripeaks.store.core import Storage
-from tripeaks.web.api import errors
 from tripeaks.web.api.errors import TooMany
 from tripeaks.web.api.models import GameState, Lang
 from tripeaks.web.api.view import game_state
 from tripeaks.web.backend.committer import Committer
 from tripeaks.web.backend.solving import Solvers
-from tripeaks.web.http.identity import Identity
+from tripeaks.web.http.identity import COOKIE, Identity
 from tripeaks.web.http.ratelimit import Limiter
+from tripeaks.web.http.refusal import scope_language
 
 if TYPE_CHECKING:
     from tripeaks.web.http.metrics import Meter
 
-COOKIE = "tripeaks_player"
 COOKIE_AGE = 10 * 365 * 24 * 3600
 
 P = ParamSpec("P")
@@ -80,13 +79,13 @@ class Backend:
     ) -> GameState:
         """The player's state of a game, with the deal's verdict once over (asked for near the
         end); none for a daily of an open day, whose deal nobody is told anything of."""
-        result = None
+        verdict = None
         if not daily.secret(tag):
             if game.is_over or game.is_stuck:
-                result = self.solvers.deal_result(_code(game))
+                verdict = self.solvers.deal_result(_code(game))
             elif game.near_the_end:
                 self.solvers.deal_result(_code(game))  # start the search now; nobody waits for it
-        return game_state(game, lang, game_id=game_id, turn=turn, result=result, tag=tag)
+        return game_state(game, lang, game_id=game_id, turn=turn, verdict=verdict, tag=tag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +127,7 @@ class Caller:
         if self.backend.meter is not None:
             for kind in kinds:
                 self.backend.meter.limited.labels(kind).inc()
-        lang = errors.scope_language(self.scope)
+        lang = scope_language(self.scope)
         message = translator(lang)("error.rate_limited", seconds=wait)
         raise TooMany("rate_limited", message, headers={"Retry-After": str(wait)})
 

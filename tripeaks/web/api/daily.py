@@ -34,7 +34,7 @@ from tripeaks.web.api.errors import (
     Responses,
 )
 from tripeaks.web.api.models import ErrorOut
-from tripeaks.web.http.ratelimit import network
+from tripeaks.web.clients import network
 
 router = APIRouter()
 TOP = 50

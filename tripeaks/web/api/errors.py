@@ -6,7 +6,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
-from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -15,9 +14,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tripeaks.i18n import DEFAULT_LANGUAGE, LANGUAGES, translator
+from tripeaks.i18n import translator
 from tripeaks.store.core import Unavailable
 from tripeaks.web.api.models import ErrorDetail, ErrorOut, GameState
+from tripeaks.web.http.refusal import refuse, scope_language
 
 MAX_BODY = 16 * 1024
 """Requests are a few dozen bytes; anything over this is refused before it is read further."""
@@ -155,27 +155,8 @@ ACTION_ERRORS: Responses = {
 }
 
 
-def scope_language(scope: Scope) -> str:
-    """The ``lang`` query parameter when it is one we speak, else the default.
-
-    Read from the ASGI scope, so that middleware refusing a request before any route can use it.
-    """
-    query = scope.get("query_string", b"").decode("latin-1")
-    lang = next((v for k, v in parse_qsl(query) if k == "lang"), DEFAULT_LANGUAGE)
-    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-
-
 def request_language(request: Request) -> str:
     return scope_language(request.scope)
-
-
-async def refuse(
-    scope: Scope, receive: Receive, send: Send, status: int, reason: str, **headers: str
-) -> None:
-    """An Error reply sent straight from middleware: ``error.<reason>`` in the query's language."""
-    response = error_response(status, reason, translator(scope_language(scope))(f"error.{reason}"))
-    response.headers.update(headers)
-    await response(scope, receive, send)
 
 
 def _field(loc: tuple[object, ...]) -> str:

@@ -34,6 +34,7 @@ from tripeaks.web.api.daily_models import (
     MyDailyOut,
 )
 from tripeaks.web.api.models import (
+    GRADE,
     OPTION,
     OUTCOME,
     RULES,
@@ -64,6 +65,7 @@ from tripeaks.web.api.models import (
     VariantStatsOut,
 )
 from tripeaks.web.backend.solver_worker import Fair
+from tripeaks.web.backend.solving import Verdict
 
 
 @cache
@@ -129,7 +131,7 @@ def game_state(
     *,
     game_id: str | None,
     turn: Turn | None = None,
-    result: ResultOut | None = None,
+    verdict: Verdict | None = None,
     tag: daily.Tag | None = None,
 ) -> GameState:
     """The state the page draws; ``version`` is the length of the game's log. A daily game
@@ -160,24 +162,27 @@ def game_state(
         tableau=_tableau(game, lang),
         description=describe(game, lang),
         last=last_out(game, turn, lang) if turn else None,
-        result=_with_best(result, game) if status is not Status.PLAYING and not hidden else None,
+        result=result_out(verdict, game) if status is not Status.PLAYING and not hidden else None,
         daily=None if tag is None else tag.day.isoformat(),
         ranked=None if tag is None else daily.counts(tag),
     )
 
 
-def _with_best(result: ResultOut | None, game: Game) -> ResultOut | None:
-    """The verdict with whether this game reached the deal's best score (the page compares nothing):
-    a won game under our scoring, any ended one under the traditional scoring (where a stuck game
-    can score the most)."""
-    if result is None:
+def result_out(verdict: Verdict | None, game: Game) -> ResultOut | None:
+    """The deal's verdict (the solver's) with whether this game reached the deal's best score (the
+    page compares nothing): a won game under our scoring, any ended one under the traditional
+    scoring (where a stuck game can score the most)."""
+    if verdict is None:
         return None
     best = None
-    if result.best_score is not None and (
-        game.is_won or game.variant.scoring is Scoring.TRADITIONAL
-    ):
-        best = game.score >= result.best_score
-    return result.model_copy(update={"best_reached": best})
+    if verdict.best is not None and (game.is_won or game.variant.scoring is Scoring.TRADITIONAL):
+        best = game.score >= verdict.best
+    return ResultOut(
+        winnable=verdict.winnable,
+        best_score=verdict.best,
+        best_reached=best,
+        grade=GRADE[verdict.grade],
+    )
 
 
 def last_out(game: Game, turn: Turn, lang: str) -> LastOut:

@@ -31,6 +31,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from ipaddress import ip_network
 from typing import Any, Generic, Literal, TypeVar
 
@@ -40,9 +41,8 @@ from tripeaks.engine.game import Action, Game
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
-from tripeaks.web.api.models import GRADE, ResultOut
 from tripeaks.web.backend import solver_worker
-from tripeaks.web.http.ratelimit import network
+from tripeaks.web.clients import network
 
 SOLVER_QUEUE = 32
 """Searches sent to the worker and not answered yet. A prepared hint costs well under a
@@ -69,8 +69,8 @@ GRADE_TRIES = 200
 """Random deals a new game of a difficulty tries before it gives up (503)."""
 
 VERDICTS_KEPT = 4096
-"""Deals whose verdict a web process keeps, the least recently read dropped first: 2.3 MB
-measured (a verdict and its code take some 580 bytes). A dropped verdict is found again
+"""Deals whose verdict a web process keeps, the least recently read dropped first: 0.9 MB
+measured (a verdict and its code take some 220 bytes). A dropped verdict is found again
 (milliseconds, in the worker) when a game of that deal nears its end."""
 FAIR_KEPT = 4096
 """Fair answers kept by what the player sees, the least recently read dropped first: about 1 MB
@@ -80,12 +80,25 @@ another who stands where they stood, is answered without a search."""
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-Verdict = solver_worker.Graded
 HintKey = Hashable
 """What a search answers: equal keys have equal answers, and share one search. A perfect hint's
 is (code, cards on the table, cards drawn, rank on the discard, streak under the traditional
 scoring and 0 under ours); a fair hint's ("fair", explain.visible_key); a review's ("review",
 code, log, left)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A deal's verdict from its start under its own rules, as the worker found it (Deal.verdict);
+    the API shapes it into its reply (api/view.py). stats.Verdict is a standard deal's, the one a
+    counted game keeps (:meth:`Solvers.known_verdict`)."""
+
+    winnable: bool
+    best: int | None
+    """The deal's best final score: of a win under our scoring (None when it cannot be won), of
+    any ending under the traditional scoring."""
+    grade: str
+    """The deal's difficulty, explain.Grade's value."""
 
 
 class Kept(Generic[K, V]):
@@ -115,7 +128,7 @@ class Kept(Generic[K, V]):
 
 def share_of(address: str | None) -> str | None:
     """Whose share of the queue (ADDRESS_SHARE) a search takes: the client's IPv4 address, or the
-    /56 of its IPv6 one. None, not limited, for loopback or no address (ratelimit.network)."""
+    /56 of its IPv6 one. None, not limited, for loopback or no address (clients.network)."""
     key = network(address)
     if key is None or not key.endswith("/64"):
         return key
@@ -150,11 +163,11 @@ class Solvers:
         self._lock = threading.RLock()
         """Reentrant: a future that is already done runs its callback at once, under the lock."""
         self._pool: ProcessPoolExecutor | None = None
-        self._results: Kept[str, ResultOut] = Kept(VERDICTS_KEPT)
+        self._results: Kept[str, Verdict] = Kept(VERDICTS_KEPT)
         """Verdicts found, by code."""
         self._fair: Kept[HintKey, solver_worker.Fair] = Kept(FAIR_KEPT)
         """Fair answers found, by what the player sees (the fair hint's search key)."""
-        self._pending: dict[str, Future[Verdict]] = {}
+        self._pending: dict[str, Future[solver_worker.Graded]] = {}
         """Verdict searches under way, by code."""
         self._hints: dict[HintKey, Future[Any]] = {}
         """Hint searches under way, by what they answer: an identical hint waits on the same one
@@ -183,7 +196,7 @@ class Solvers:
         with self._lock:
             return self._waiting
 
-    def deal_result(self, code: GameCode) -> ResultOut | None:
+    def deal_result(self, code: GameCode) -> Verdict | None:
         """The deal's verdict from its start under its rules if known; otherwise start working on it.
 
         Never waits: call it early (near a game's end) so the verdict is there when it is over.
@@ -209,7 +222,7 @@ class Solvers:
             known = self._results.get(str(code))
         if known is None or code.options:
             return None
-        return stats.Verdict(known.winnable, known.best_score, known.grade)
+        return stats.Verdict(known.winnable, known.best, known.grade)
 
     async def hint(
         self, game: Game, player: str | None = None, address: str | None = None
@@ -432,12 +445,9 @@ class Solvers:
             if keep is not None and found is not None:
                 keep.put(key, found)
 
-    def _settle(self, key: str, future: Future[Verdict]) -> None:
+    def _settle(self, key: str, future: Future[solver_worker.Graded]) -> None:
         with self._lock:
             self._pending.pop(key, None)
             if future.cancelled() or future.exception() is not None:
                 return
-            winnable, best, grade = future.result()
-            self._results.put(
-                key, ResultOut(winnable=winnable, best_score=best, grade=GRADE[grade])
-            )
+            self._results.put(key, Verdict(*future.result()))

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from starlette.types import ASGIApp, Scope
 
-from tripeaks.web.api.caller import COOKIE
+from tripeaks.web.http.identity import COOKIE
 from tripeaks.web.http.observe import AfterReply
 
 _COOKIE_PREFIX = COOKIE.encode() + b"="

@@ -20,7 +20,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tripeaks.web.api.errors import refuse
+from tripeaks.web.http.refusal import refuse
 
 DEFAULT_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]")
 """Host names the server answers to on loopback; ``--host`` and ``--allowed-host`` add to them.

@@ -29,8 +29,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tripeaks.web.api import errors
-
+COOKIE = "tripeaks_player"
+"""The name of the cookie that carries a player's signed id."""
 SETTING = "player_key"
 """The name of the key that signs player cookies in the ``settings`` table (hex)."""
 KEY_BYTES = 32
@@ -125,6 +125,10 @@ def with_token(cookie_header: bytes, name: bytes, token: str) -> bytes:
     )
 
 
+ErrorHandler = Callable[[Request, Exception], Awaitable[Response]]
+"""The reply to a failure, as an exception handler of the app gives it."""
+
+
 class Upgrade:
     """Turn an old cookie's bare id into a signed cookie, if the store knows that player.
 
@@ -140,6 +144,7 @@ class Upgrade:
         cookie: str,
         known: Callable[[str], Awaitable[bool]],
         set_cookie: Callable[[Response, Scope, str], None],
+        handler_for: Callable[[Exception], ErrorHandler | None],
     ) -> None:
         self.app = app
         self.identity = identity
@@ -148,6 +153,9 @@ class Upgrade:
         """Asks the store (off the event loop) whether a player id has anything stored."""
         self.set_cookie = set_cookie
         """Sets the player cookie's value on a reply, as the routes set it (routes.player_cookie)."""
+        self.handler_for = handler_for
+        """The reply for a failure of ``known`` (the store's), as the routes would give it
+        (api/errors.py handler_for); None for an unexpected one, which is raised."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -170,7 +178,7 @@ class Upgrade:
             try:
                 known = await self.known(player)
             except Exception as error:
-                handler = errors.handler_for(error)
+                handler = self.handler_for(error)
                 if handler is None:
                     raise
                 await (await handler(Request(scope, receive), error))(scope, receive, send)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Iterable
 from ipaddress import ip_address, ip_network
+from typing import Protocol
 
 from fastapi import FastAPI
 from prometheus_client import (
@@ -28,7 +29,6 @@ from prometheus_client import (
 )
 from starlette.types import ASGIApp, Scope
 
-from tripeaks.web.backend.solving import Solvers
 from tripeaks.web.http.observe import AfterReply
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25)
@@ -42,10 +42,26 @@ UNCOUNTED = frozenset({"/metrics", "/healthz", "/readyz"})
 """The operator's own requests: a probe every few seconds would drown the players' figures."""
 
 
+class SolverGauges(Protocol):
+    """What the metrics read of the solver's queue when Prometheus scrapes (backend/solving.py's
+    Solvers)."""
+
+    @property
+    def queued(self) -> int:
+        """Searches sent to the worker and not answered yet (hints and verdicts)."""
+        ...
+
+    def verdicts_pending(self) -> int:
+        """Deals waiting for their verdict now."""
+        ...
+
+
 class Meter:
     """The metrics of one app."""
 
-    def __init__(self, solvers: Solvers, allow: Iterable[str], token: str | None = None) -> None:
+    def __init__(
+        self, solvers: SolverGauges, allow: Iterable[str], token: str | None = None
+    ) -> None:
         self.registry = CollectorRegistry()
         self.allow = tuple(ip_network(net, strict=False) for net in allow)
         self._bearer = None if token is None else f"Bearer {token}".encode()

@@ -18,12 +18,13 @@ import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from ipaddress import IPv6Address, ip_address
 from typing import Protocol
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+
+from tripeaks.web.clients import network
 
 DEFAULT_RATES: Mapping[str, str] = {
     "games_per_player": "30/minute;300/hour",
@@ -121,7 +122,7 @@ class Limiter:
     ) -> None:
         self.counts: Counts = counts or MemoryCounts()
         self.loopback = loopback
-        """Loopback clients are limited by address too (a hosted server: see ``network``)."""
+        """Loopback clients are limited by address too (a hosted server: see clients.network)."""
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(rate) for name, rate in chosen.items() if rate.lower() not in OFF
         }
@@ -147,31 +148,3 @@ class Limiter:
                         for item in self._items.get(name, ())
                     )
         return self.counts.take(checks) if checks else None
-
-
-def network(address: str | None, loopback: bool = False) -> str | None:
-    """What one client is: its IPv4 address, or its IPv6 /64 (one home gets a whole /64).
-
-    None, so not limited by address, for loopback unless ``loopback``: on a player's own machine
-    that is the player. A hosted server limits it like any other address (``Hosting.hosted``):
-    there it is a process on the server's machine, or a reverse proxy that was not declared with
-    ``--behind-proxy``, and either would otherwise pass every limit.
-    """
-    if not address:
-        return None
-    try:
-        parsed = ip_address(address)
-    except ValueError:
-        return address
-    if not loopback and (
-        parsed.is_loopback
-        or (
-            isinstance(parsed, IPv6Address)
-            and parsed.ipv4_mapped is not None
-            and parsed.ipv4_mapped.is_loopback
-        )
-    ):
-        return None
-    if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is None:
-        return f"{IPv6Address(int(parsed) >> 64 << 64)}/64"
-    return str(parsed.ipv4_mapped if isinstance(parsed, IPv6Address) else parsed)

@@ -12,7 +12,7 @@ nothing on the route path but one timer per request):
 - beyond ``max_connections`` open connections, a new one is closed at once (its file descriptor is
   given back right away, not after a timeout);
 - when hosted, beyond ``address_share`` open connections from one client (an IPv4 address or an
-  IPv6 /64, ratelimit.network; loopback too, by its own address), a new one of that client's is
+  IPv6 /64, clients.network; loopback too, by its own address), a new one of that client's is
   closed at once: one client holding connections open leaves the rest of the cap to everyone else.
   Connections from the declared reverse proxy (``--behind-proxy``) are many players' and are not
   counted per address (the proxy limits its clients).
@@ -35,7 +35,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from tripeaks.i18n import DEFAULT_LANGUAGE, translator
-from tripeaks.web.http.ratelimit import network
+from tripeaks.web.clients import network
 
 MAX_HEAD = 16 * 1024
 """Bytes of request line and headers; the page's requests carry well under 1 KB (one cookie).
@@ -77,7 +77,7 @@ def _proxies(allowed: str) -> tuple[IPv4Network | IPv6Network, ...] | None:
 
 
 def client_key(address: str | None, config: Config) -> str | None:
-    """Whose share a connection from ``address`` takes: ratelimit.network's client (IPv4 address,
+    """Whose share a connection from ``address`` takes: clients.network's client (IPv4 address,
     IPv6 /64), and a loopback address as itself (a hosted server counts it: a script on the
     machine is a client too). None, not counted, for the declared proxy's connections."""
     if address is None:
