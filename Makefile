@@ -37,6 +37,7 @@ lint: $(VENV)/.test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict tripeaks
+	$(BIN)/lint-imports
 
 # The cluster lives in a temporary folder for this run only and is stopped even when tests fail.
 test: chromium compiler postgres lint
