@@ -41,7 +41,7 @@ def played_into(code: GameCode, rng: random.Random, left: int) -> Game:
         if not legal:
             break
         plays = [move for move in legal if move != DRAW]
-        game.act(rng.choice(plays) if plays and rng.random() < 0.8 else legal[-1])
+        game.apply(rng.choice(plays) if plays and rng.random() < 0.8 else legal[-1])
     return game
 
 
@@ -81,7 +81,7 @@ def test_both_kernels_give_the_same_verdict_fewest_draws_and_best_score(
                 continue
             finished = game.copy()
             for action in solution.line:
-                finished.act(action)
+                finished.apply(action)
             assert finished.is_won and finished.score == solution.final_score
             assert finished.drawn - game.drawn == solution.draws == solution.line.count(DRAW)
         if index % 6 == 0:  # the backward pass (a quarter second in Python): every position
@@ -109,12 +109,12 @@ def test_both_kernels_give_the_same_traditional_best_score(rules: Rules, options
         for solution in best:
             end = game.copy()
             for action in solution.line:
-                end.act(action)
+                end.apply(action)
             assert end.score == solution.score and end.is_won == solution.won
             if solution.win_score is not None:
                 won = game.copy()
                 for action in solution.win_line:
-                    won.act(action)
+                    won.apply(action)
                 assert won.is_won and won.score == solution.win_score
 
 
