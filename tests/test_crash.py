@@ -24,9 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tripeaks.engine.game import Action, Game
 from tripeaks.web.api.view import game_state
+
+# kills real servers and restarts them: a quick run (`-m 'not slow'`) skips it
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = 22

@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from served import ROOT, serving
+
+# a load run against a real server: a quick run (`-m 'not slow'`) skips it
+pytestmark = pytest.mark.slow
 
 USERS = 4
 

@@ -26,6 +26,9 @@ from schemathesis.engine import events, from_schema
 
 from tripeaks.web.app import create_app
 
+# schemathesis sends well over 1,000 generated requests: a quick run (`-m 'not slow'`) skips it
+pytestmark = pytest.mark.slow
+
 EXAMPLES = {GenerationMode.POSITIVE: 130, GenerationMode.NEGATIVE: 40}
 """Generated cases per operation; small operations run out of distinct cases sooner (a language
 path parameter has three), so the seven operations with room to vary carry the 1,000. Invalid
