@@ -205,6 +205,25 @@ def assert_no_guide_after_reload(page: Page) -> None:
     expect(page.locator("#guide")).to_have_count(0)
 
 
+RING = "rgb(111, 211, 255)"
+"""The guide's ring colour (app.css .guided): drawn as a box-shadow around what it points at."""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_guides_ring_shows_around_the_stock_and_the_card(new_page, width, height):
+    """Step 2 rings the stock, a card's back: its own shadow (.card.back) outweighed .guided, so
+    the class was set and nothing was drawn (issue 37, defect 1)."""
+    page = new_page(width=width, height=height, code=EXAMPLE_CODE, guide=True)
+    shadow = "(el) => getComputedStyle(el).boxShadow"
+    assert RING in page.locator("#tableau .guided").evaluate(shadow)
+    page.get_by_role("button", name="Next").click()
+    stock = page.locator("#stock")
+    expect(stock).to_have_class(re.compile(r"\bguided\b"))
+    assert RING in stock.evaluate(shadow)
+    # the card's own frame stays, inside the ring
+    assert "inset" in stock.evaluate(shadow)
+
+
 def test_the_guide_shows_on_the_first_game_and_never_again(new_page):
     page = new_page(code=EXAMPLE_CODE, guide=True)
     guide = page.get_by_role("dialog", name="Your first game")
