@@ -347,6 +347,27 @@ def test_tapping_the_score_shows_the_scoring_table(new_page):
     expect(table).to_be_hidden()
 
 
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_traditional_game_shows_the_traditional_scoring_table(new_page, lang):
+    """The score's table is the scoring in play: a traditional game's start, runs, draw and peaks,
+    not our 500, -1 a card and +100 a peak (issue 37, defect 3)."""
+    locale = {"en": "en-US", "fi": "fi-FI"}[lang]
+    page = new_page(code=f"{EXAMPLE_CODE}-T", width=390, height=844, touch=True, locale=locale)
+    page.locator("#score-btn").tap()
+    table = page.locator("#scoring")
+    expect(table).to_be_visible()
+    rules = page.request.get("/api/rules").json()
+    words = page.request.get(f"/api/i18n/{lang}").json()["messages"]
+    rows = table.locator("tr")
+    expect(rows).to_have_count(3 + len(rules["traditional"]["peaks"]))
+    expect(rows.nth(1)).to_contain_text(words["help.scoring.t_remove"])
+    expect(rows.nth(2)).to_contain_text(words["help.scoring.t_draw"])
+    expect(rows.nth(2)).to_contain_text("\u22125")
+    expect(table).not_to_contain_text(words["web.scoring.remove"])
+    page.locator("#score-btn").tap()
+    expect(table).to_be_hidden()
+
+
 def test_the_looks_are_remembered_across_a_reload(new_page, artifacts):
     page = new_page(code=EXAMPLE_CODE, width=390, height=844)
     html = page.locator("html")

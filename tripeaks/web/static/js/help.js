@@ -8,7 +8,8 @@ import { get, loadRules } from "./api.js";
 import { buildTableau, paintFace, paintTableau } from "./cards.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
-import { number, points, t } from "./i18n.js";
+import { number, t } from "./i18n.js";
+import { oursRows, traditionalRows } from "./scoring.js";
 import { state } from "./state.js";
 
 // "How to play" comes first and stays open; the other sections open on demand.
@@ -51,29 +52,22 @@ function row(label, value) {
   return h("tr", {}, h("td", {}, label), h("td", { className: "num" }, value));
 }
 
+/** A scoring's table in the help: each event and its points (scoring.js). */
+function eventsTable(id, rows) {
+  const table = h("table", { id });
+  headRow(table, "help.scoring.event", "help.scoring.points");
+  table.createTBody().append(...rows.map(([label, value]) => row(label, value)));
+  return table;
+}
+
 /** Our scoring table as GET /api/rules gives it: each event and its points. */
 function scoringTable(rules) {
-  const table = h("table", { id: "help-scoring-ours" });
-  headRow(table, "help.scoring.event", "help.scoring.points");
-  const body = table.createTBody();
-  for (const { event, points: value } of rules ? rules.scoring : []) body.append(row(t(`help.scoring.${event}`), points(value)));
-  return table;
+  return eventsTable("help-scoring-ours", oursRows(rules, "help.scoring"));
 }
 
 /** The traditional scoring's table from GET /api/rules `traditional`: the start, a run, a draw, each peak. */
 function traditionalTable(rules) {
-  const table = h("table", { id: "help-scoring-traditional" });
-  headRow(table, "help.scoring.event", "help.scoring.points");
-  const body = table.createTBody();
-  const trad = rules && rules.traditional;
-  if (!trad) return table;
-  body.append(
-    row(t("help.scoring.t_start"), number(trad.start)),
-    row(t("help.scoring.t_remove"), `${points(1)}, ${points(2)}, ${points(3)}…`),
-    row(t("help.scoring.t_draw"), points(trad.draw)),
-    ...trad.peaks.map((value, i) => row(t(`help.scoring.t_peak${i + 1}`), points(value))),
-  );
-  return table;
+  return eventsTable("help-scoring-traditional", traditionalRows(rules));
 }
 
 /** The figures the traditional scoring's sentences quote, from the same reply as its table. */

@@ -6,7 +6,7 @@
 
 import { get } from "./api.js";
 import { $, $$, h } from "./dom.js";
-import { points, t } from "./i18n.js";
+import { oursRows, traditionalRows } from "./scoring.js";
 import { state } from "./state.js";
 
 const items = () => $$("[role^='menuitem']", $("#menu")).filter((el) => !el.hidden && !el.disabled);
@@ -91,8 +91,10 @@ async function showScoring() {
     if (status !== 200 || !data) return;
     state.rules = data;
   }
-  const rows = state.rules.scoring.map((row) =>
-    h("tr", {}, h("td", {}, t(`web.scoring.${row.event}`)), h("td", { className: "num" }, points(row.points))),
+  // the scoring of the game in play: a traditional game's runs, draws and peaks, not ours
+  const traditional = state.game && state.game.variant && state.game.variant.scoring === "traditional";
+  const rows = (traditional ? traditionalRows(state.rules) : oursRows(state.rules, "web.scoring")).map(([label, value]) =>
+    h("tr", {}, h("td", {}, label), h("td", { className: "num" }, value)),
   );
   $("#scoring-table").replaceChildren(h("tbody", {}, ...rows));
   $("#scoring").hidden = false;
