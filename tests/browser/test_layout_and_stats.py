@@ -169,6 +169,29 @@ def test_statistics_list_recent_games_replay_them_and_reset(new_page):
     expect(stats).to_contain_text("No finished games yet.")
 
 
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (390, 844), (844, 390)])
+def test_statistics_open_at_the_top_with_the_totals_in_view(new_page, width, height):
+    """A window kept the scroll it was closed with: read to its bottom (the recent games, Reset),
+    Statistics opened there the next time, the totals off screen on a phone (issue 37, defect 4).
+    It opens at its top, Close focused."""
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height)
+    choose(page, "Statistics")
+    stats = page.locator("#dlg-stats")
+    expect(stats).to_be_visible()
+    assert stats.evaluate("(el) => el.scrollHeight > el.clientHeight"), "fits without scrolling"
+    expect(stats.get_by_role("button", name="Close")).to_be_focused()
+    assert stats.evaluate("(el) => el.scrollTop") == 0
+    expect(stats.get_by_role("row", name="Games played")).to_be_in_viewport()
+    # read to the bottom (the recent games, Reset), closed, opened again: at the top again
+    stats.evaluate("(el) => { el.scrollTop = el.scrollHeight; }")
+    page.keyboard.press("Escape")
+    expect(stats).to_be_hidden()
+    choose(page, "Statistics")
+    expect(stats.get_by_role("button", name="Close")).to_be_focused()
+    assert stats.evaluate("(el) => el.scrollTop") == 0
+    expect(stats.get_by_role("row", name="Games played")).to_be_in_viewport()
+
+
 def test_a_won_game_counts_in_the_statistics(new_page):
     page = new_page(code=WIN_CODE)
     click_line(page, WIN_CODE, winning_line(WIN_CODE))

@@ -15,7 +15,10 @@ export function openDialog(dialog, focusTarget = null) {
   const active = document.activeElement;
   openers.set(dialog, active && active !== document.body ? active : null);
   dialog.showModal();
-  if (focusTarget) focusTarget.focus();
+  // A window opens at its top, whatever it was scrolled to when it last closed; a control of its sticky
+  // last row is always in view, and focusing it must not scroll the body to its bottom.
+  dialog.scrollTop = 0;
+  if (focusTarget) focusTarget.focus({ preventScroll: Boolean(focusTarget.closest("dialog > .row:last-child")) });
 }
 
 export function closeDialog(dialog) {
