@@ -569,6 +569,25 @@ WATCH_DEALING = """() => {
 }"""
 
 
+COUNT_ANIMATIONS = """window.animated = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) { window.animated += 1; return animate.apply(this, args); };"""
+
+
+def test_the_very_first_visit_deals_with_the_deals_motion(new_page):
+    """The first game ever was made and drawn without the deal's flights; every later deal had them
+    (issue 37, defect 5). A returning player's stored game is drawn as it stands, undealt."""
+    page = new_page(motion="no-preference", width=390, height=844, script=COUNT_ANIMATIONS)
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#tableau .card.unshown")).to_have_count(0, timeout=3000)
+    assert page.evaluate("window.animated") >= 28  # every card's flight from the stock
+    page.evaluate("window.animated = 0")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.animated") == 0  # the same game again: no deal
+
+
 def test_a_new_deal_lays_its_board_out_a_frame_before_its_cards_fly(new_page):
     """The deal's two frames (docs/ui.md, "The new deal in two frames"): the new board is drawn unseen,
     the cards' flights start only after a frame has been drawn, and then the board shows again."""

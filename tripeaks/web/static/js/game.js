@@ -252,6 +252,7 @@ async function resumeGame() {
   if ((status === 201 || status === 200) && data) {
     store("game", data.id);
     accept(data);
+    await deal($("#stock"), data); // a game made now is dealt as every later one is; a stored one is not
   }
 }
 
