@@ -80,6 +80,34 @@ def test_a_wrong_code_is_refused_in_the_players_language(new_page, lang):
     assert page.evaluate("window.confirmOpened") is False
 
 
+SEEN = """(el) => {
+  const box = el.getBoundingClientRect();
+  const dialog = el.closest("dialog").getBoundingClientRect();
+  const sticky = el.closest("dialog").querySelector(":scope > form > .row:last-child").getBoundingClientRect();
+  return box.height > 0 && box.top >= dialog.top && box.bottom <= sticky.top + 1;
+}"""
+"""Is the element inside its window and above the window's sticky row of buttons?"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 640), (844, 390)])
+def test_a_bad_code_is_said_next_to_its_field_in_view(new_page, width, height):
+    """On a phone the refusal was drawn below the window's edge and the focused field hid behind
+    the sticky Cancel/Deal row: it looked as if nothing happened (issue 37, defect 2)."""
+    page = new_page(code=EXAMPLE_CODE, width=width, height=height)
+    dialog = open_new_game(page)
+    field = dialog.locator("#new-code")
+    field.fill("TP1-X-1234567")
+    dialog.get_by_role("button", name="Deal").click()
+    error = page.locator("#new-error")
+    expect(error).to_have_text(messages("en")["error.invalid_code"])
+    expect(error).to_have_attribute("role", "alert")  # said as it appears
+    expect(field).to_be_focused()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    page.wait_for_timeout(100)
+    assert field.evaluate(SEEN), "the field is hidden"
+    assert error.evaluate(SEEN), "the refusal is out of sight"
+
+
 def test_a_valid_code_with_a_game_in_progress_asks_first(new_page):
     page = new_page(code=EXAMPLE_CODE)
     page.keyboard.press("d")

@@ -159,9 +159,11 @@ function fitCode() {
 }
 
 function refuseCode(message) {
-  $("#new-error").textContent = message;
+  $("#new-error").textContent = message; // role="alert": said as it appears
   $("#new-code").setAttribute("aria-invalid", "true");
-  $("#new-code").focus();
+  $("#new-code").focus({ preventScroll: true });
+  // the field and its refusal in view together, above the window's sticky buttons (scroll-margin, app.css)
+  $("#new-code").closest(".field").scrollIntoView({ block: "nearest" });
 }
 
 /** What a random deal asks for besides its rules and options: "winnable only" or a difficulty, as last
