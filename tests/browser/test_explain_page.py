@@ -421,10 +421,11 @@ def test_axe_on_the_result_window_with_its_review(new_page, theme, artifacts):
     no_violations(page, "result window with the review")
 
 
-@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_the_replay_moves_as_a_game_does_and_not_at_all_under_reduced_motion(new_page, motion):
+@pytest.mark.parametrize("motion", ["no-preference", "off"])
+def test_the_replay_moves_as_a_game_does_and_not_at_all_with_animation_off(new_page, motion):
     line = lost_line(LOST_CODE)
-    page = new_page(code=LOST_CODE, motion=motion)
+    off = {"tripeaks.motion": "off"} if motion == "off" else None
+    page = new_page(code=LOST_CODE, motion="no-preference", settings=off)
     play_by_api(page, line)
     review = reload_with_review(page)
     steps = review["replay"]["steps"]

@@ -145,8 +145,9 @@ def test_with_full_motion_each_kind_of_action_animates_and_every_animation_ends(
     expect(page.locator(".motion-layer > *")).to_have_count(0)
 
 
-def test_reduced_motion_leaves_no_animation_running_after_any_action(new_page):
-    page = new_page(code=WIN_CODE)
+def test_animation_off_leaves_no_animation_running_after_any_action(new_page):
+    """Settings, Animation: Off (Reduced fades the changed cards: test_first_minutes.py)."""
+    page = new_page(code=WIN_CODE, settings={"tripeaks.motion": "off"})
     page.evaluate(RECORD)
     line = winning_line(WIN_CODE)
     done: list[Action] = []

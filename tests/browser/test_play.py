@@ -268,7 +268,7 @@ def test_a_stale_page_redraws_from_the_server(new_page):
     expect(stock(page)).to_have_accessible_name("Stock, 23 cards")
 
 
-def test_moves_animate_unless_reduced_motion_is_asked(new_page):
+def test_moves_animate_unless_animation_is_off(new_page):
     count_animations = (
         "window.animations = 0; const animate = Element.prototype.animate;"
         "Element.prototype.animate = function (...a) { window.animations += 1;"
@@ -283,7 +283,7 @@ def test_moves_animate_unless_reduced_motion_is_asked(new_page):
     moving.keyboard.press("u")  # the card glides back from the discard
     expect(card(moving, "king of clubs")).to_be_visible()
     assert moving.evaluate("window.animations") > played
-    still = new_page(code=EXAMPLE_CODE, motion="reduce")
+    still = new_page(code=EXAMPLE_CODE, settings={"tripeaks.motion": "off"})
     still.evaluate(count_animations)
     card(still, "king of clubs").click()
     expect(moves(still)).to_have_text("1")

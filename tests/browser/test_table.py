@@ -232,7 +232,7 @@ PIP_CLASHES = """async () => {
 }"""
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (768, 1024), (1024, 768), (1440, 900)])
+@pytest.mark.parametrize(("width", "height"), [(600, 900), (768, 1024), (1024, 768), (1440, 900)])
 def test_no_corner_index_touches_a_pip(new_page, width, height, artifacts):
     page = new_page(width=width, height=height)
     found = page.evaluate(PIP_CLASHES)

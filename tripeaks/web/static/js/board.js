@@ -91,6 +91,7 @@ export function render(s, { animate = false } = {}) {
   $("#stuck-result").textContent = game.status === "stuck" ? resultLine(game) : "";
   if (game.status === "won") {
     $("#win-score").textContent = t("web.win.score", { score: game.score });
+    paintParts(game);
     $("#win-result").textContent = resultLine(game);
     const streak = $("#win-streak");
     if (streak) streak.textContent = t("web.win.streak", { streak: game.longest_streak });
@@ -104,6 +105,25 @@ export function render(s, { animate = false } = {}) {
 
   if (!rover || rover.hidden) setRover(firstControl(game));
 }
+
+/** The score's parts under it in the result window (the server's `score_parts`: the start, the cards played,
+ * the draws, the peaks; under the traditional scoring the streaks instead of the cards played), each with its
+ * points, so a player sees why a win scored 757. dialogs.js counts the score up through them. */
+function paintParts(game) {
+  const list = $("#win-parts");
+  const parts = game.score_parts || [];
+  list.hidden = !parts.length;
+  list.replaceChildren(
+    ...parts.map((p) =>
+      h("li", { className: `part ${p.part}` },
+        h("span", { className: "what" }, p.part === "start" || p.part === "floor" ? t(`web.parts.${p.part}`) : `${t(`web.parts.${p.part}`)} ×${p.count}`),
+        h("span", { className: "pts" }, p.part === "start" ? String(p.points) : signed(p.points)),
+      ),
+    ),
+  );
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 /** The server's review of the game on screen, once it is over and for this very position. */
 export function reviewOf(s) {
@@ -147,7 +167,7 @@ export function firstControl(game) {
 
 /** The solver's line about the deal, once the game is over. Under the traditional scoring the best
  * score is of any ending, so a stuck game can reach it too, and a lost deal still has one. */
-function resultLine(game) {
+export function resultLine(game) {
   const r = game.result;
   if (!r) return "";
   if (r.best_reached) return t("web.result.best_reached");

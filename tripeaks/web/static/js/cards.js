@@ -52,7 +52,10 @@ function shapeTable(table, { inlineSize: width, blockSize: height }) {
 // per change of size (a ResizeObserver, no layout read), not by a size container on every card.
 let cols = 10;
 let rows = 3;
-export const isWide = (width) => width - 2 >= 70;
+// The large look from an inner width of 88 px: its corner rank (24 % of it) is then at least the 21 px rank of a
+// 390 px phone's small faces; from 70 px, a tablet's cards had 17 px ranks (docs/ui.md, Layout).
+const WIDE = 88;
+export const isWide = (width) => width - 2 >= WIDE;
 function wideFaces(elements, width) {
   const wide = isWide(width);
   for (const el of elements) if (el) el.classList.toggle("wide-card", wide);

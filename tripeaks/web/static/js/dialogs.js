@@ -3,7 +3,7 @@
 
 import { get, loadRules } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
-import { $, $$, idle } from "./dom.js";
+import { $, $$, applyMotion, idle, motionLevel } from "./dom.js";
 import { t } from "./i18n.js";
 import { wireSound } from "./sound.js";
 import { setSetting, state } from "./state.js";
@@ -19,6 +19,27 @@ export function openDialog(dialog, focusTarget = null) {
   // last row is always in view, and focusing it must not scroll the body to its bottom.
   dialog.scrollTop = 0;
   if (focusTarget) focusTarget.focus({ preventScroll: Boolean(focusTarget.closest("dialog > .row:last-child")) });
+  foldCue(dialog);
+}
+
+/** "More below": a window whose body goes on under its sticky row gets the class `more` (its row casts a
+ * shadow upwards, app.css) until it is scrolled to its end. Kept as the window scrolls and as its content or
+ * size changes (a review arriving, the screen turned). A class, not a scroll-driven animation: under reduced
+ * motion and in the tests, no animation may run. */
+function foldCue(dialog) {
+  dialog.classList.toggle("more", dialog.open && dialog.scrollTop + dialog.clientHeight < dialog.scrollHeight - 2);
+}
+
+const sized = new ResizeObserver((entries) => {
+  for (const entry of entries) {
+    const dialog = entry.target.closest("dialog");
+    if (dialog) foldCue(dialog);
+  }
+});
+function watchFold(dialog) {
+  dialog.addEventListener("scroll", () => foldCue(dialog), { passive: true });
+  sized.observe(dialog);
+  for (const part of dialog.querySelectorAll(":scope > *, :scope > form > *")) sized.observe(part);
 }
 
 export function closeDialog(dialog) {
@@ -81,7 +102,48 @@ export function showWin(fade = false) {
   const dialog = $("#dlg-win");
   if (dialog.open) return;
   openDialog(dialog, $("#win-again", dialog));
-  if (fade && dialog.animate) dialog.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 220, easing: "ease-out" });
+  if (fade && motionLevel() !== "off" && dialog.animate) dialog.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 220, easing: "ease-out" });
+  if (fade) countUp();
+}
+
+const COUNT_STEP = 380; // ms, one part of the score added
+/** The score counted up from its parts, one after another, each lit as it is added (full motion only). What a
+ * screen reader reads stays the final score: the counting number is an aria-hidden copy over it. */
+function countUp() {
+  const parts = (state.game && state.game.score_parts) || [];
+  if (motionLevel() !== "full" || parts.length < 2) return;
+  const score = $("#win-score");
+  const count = $("#win-count");
+  const rows = $$("#win-parts li");
+  const show = (n) => (count.textContent = t("web.win.score", { score: Math.round(n) }));
+  let value = parts[0].points;
+  show(value);
+  score.classList.add("sr");
+  count.hidden = false;
+  rows[0].classList.add("added");
+  let i = 1;
+  let from = value;
+  let began = performance.now();
+  const frame = (now) => {
+    if (!$("#dlg-win").open) return done();
+    const k = Math.min(1, (now - began) / COUNT_STEP);
+    rows[i].classList.add("adding");
+    show(from + (parts[i].points * (1 - (1 - k) ** 3)));
+    if (k < 1) return requestAnimationFrame(frame);
+    rows[i].classList.replace("adding", "added");
+    value = from + parts[i].points;
+    i += 1;
+    if (i >= parts.length) return done();
+    from = value;
+    began = now;
+    return requestAnimationFrame(frame);
+  };
+  const done = () => {
+    score.classList.remove("sr");
+    count.hidden = true;
+    for (const row of rows) row.classList.remove("adding", "added");
+  };
+  requestAnimationFrame(frame);
 }
 
 /** The result window laid out once, unseen, at an idle moment after the page is up: its first opening loaded the
@@ -179,6 +241,7 @@ export function openSettings() {
   for (const radio of $$("input[name='hint_kind']")) radio.checked = radio.value === state.settings.hint_kind;
   $("#set-sound").checked = state.settings.sound;
   $("#set-vibrate").checked = state.settings.vibrate;
+  for (const radio of $$("input[name='motion']")) radio.checked = radio.value === motionLevel();
   $("#set-lang").value = state.lang;
   for (const radio of $$("input[name='theme']")) radio.checked = radio.value === state.settings.theme;
   openDialog($("#dlg-settings"), $("#set-hints"));
@@ -194,6 +257,7 @@ export function applyTheme(theme) {
 export function wireDialogs({ start, language }) {
   document.addEventListener("keydown", trapTab);
   for (const dialog of $$("dialog")) {
+    watchFold(dialog);
     dialog.addEventListener("close", () => restoreFocus(dialog));
     for (const button of $$("[data-close]", dialog)) button.addEventListener("click", () => dialog.close());
   }
@@ -256,6 +320,12 @@ export function wireDialogs({ start, language }) {
   for (const radio of $$("input[name='hint_kind']")) radio.addEventListener("change", () => setSetting("hint_kind", radio.value));
   wireSound();
   $("#set-lang").addEventListener("change", (event) => language(event.target.value));
+  for (const radio of $$("input[name='motion']")) {
+    radio.addEventListener("change", () => {
+      setSetting("motion", radio.value);
+      applyMotion(radio.value);
+    });
+  }
   for (const radio of $$("input[name='theme']")) {
     radio.addEventListener("change", () => {
       setSetting("theme", radio.value);

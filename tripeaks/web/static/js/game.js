@@ -1,7 +1,7 @@
 // The player's intents become requests; each reply's state replaces state.game and is drawn as it is.
 
 import { enqueue, get, requestId, write } from "./api.js";
-import { firstControl, focusBoard, render, reviewOf } from "./board.js";
+import { firstControl, focusBoard, render, resultLine, reviewOf } from "./board.js";
 import { cards } from "./cards.js";
 import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
@@ -79,6 +79,27 @@ async function continuedElsewhere(game) {
   return true;
 }
 
+/** What the live region adds to the server's sentence for a play: the peak it cleared and its points, the
+ * streak once it is longer than 2 (docs/ui.md, "Spoken"). */
+function turnSentences(last) {
+  if (last.kind !== "play") return [];
+  const said = [];
+  if (last.peak !== null && last.peak !== undefined) said.push(t("web.announce.peak", { points: last.peak_points }));
+  if (last.streak > 2) said.push(t("web.announce.run", { n: last.streak }));
+  return said;
+}
+
+const spokenVerdicts = new Set(); // "id version": each ending's verdict is said once
+/** The solver's verdict on an ended game ("This deal could have been won…"), the first time it is known
+ * for this ending; "" otherwise. A game opened already over says nothing (its ending is old news). */
+function verdictSentence(game, { silent = false } = {}) {
+  if ((game.status !== "won" && game.status !== "stuck") || !game.result) return "";
+  const key = `${game.id} ${game.version}`;
+  if (spokenVerdicts.has(key)) return "";
+  spokenVerdicts.add(key);
+  return silent ? "" : resultLine(game);
+}
+
 /** The solver's verdict may come after the reply that ended the game: ask again a few times. */
 async function awaitVerdict(ended, tries = 8) {
   for (let i = 0; i < tries; i += 1) {
@@ -88,6 +109,8 @@ async function awaitVerdict(ended, tries = 8) {
     if (state.game !== ended) return;
     if (status === 200 && data && data.version === ended.version && data.result) {
       accept(data);
+      const verdict = verdictSentence(data);
+      if (verdict) announce(verdict);
       return;
     }
   }
@@ -102,8 +125,10 @@ async function act(kind, extra = {}) {
   if (status === 200 && data) {
     accept(data, { animate: true });
     settle(true);
-    // The server's sentence already says what turned over, and a win or a stuck game.
-    if (data.last && data.last.announcement) announce(data.last.announcement);
+    // The server's sentence already says what turned over, and a win or a stuck game; the page adds a
+    // peak cleared, a streak past 2 and, at the end, the solver's verdict: one announcement, short.
+    const said = data.last ? [data.last.announcement, ...turnSentences(data.last), verdictSentence(data)] : [];
+    if (said.some(Boolean)) announce(said.filter(Boolean).join(" "));
     return;
   }
   settle(false); // a flight begun at the tap goes back
@@ -244,11 +269,17 @@ async function resumeGame() {
   if (id) {
     const { status, data } = await get(`/api/games/${encodeURIComponent(id)}`);
     if (status === 200 && data) {
+      verdictSentence(data, { silent: true });
       accept(data);
       return;
     }
   }
-  const { status, data } = await write("POST", "/api/games", { rules: state.settings.rules });
+  // A new player's very first deal is a Gentle one, which can always be won (docs/ui.md, "The first game"):
+  // a first game that ends stuck with a card left teaches the wrong lesson. Later deals follow the choice.
+  const plain = { rules: state.settings.rules };
+  const first = !stored("guide") ? { rules: "easy", winnable_only: true, difficulty: "gentle" } : null;
+  let { status, data } = await write("POST", "/api/games", first || plain);
+  if (first && status === 503) ({ status, data } = await write("POST", "/api/games", plain)); // none found in time
   if ((status === 201 || status === 200) && data) {
     store("game", data.id);
     accept(data);

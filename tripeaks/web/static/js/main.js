@@ -6,7 +6,7 @@ import { get, watchSaving } from "./api.js";
 import { render } from "./board.js";
 import { build } from "./cards.js";
 import { applyTheme, openNewGame, openSettings, warmWin, wireDialogs } from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, applyMotion } from "./dom.js";
 import * as game from "./game.js";
 import { firstLanguage, loadCatalog, t } from "./i18n.js";
 import { listen } from "./input.js";
@@ -40,6 +40,7 @@ const intents = {
 async function boot() {
   loadSettings();
   applyTheme(state.settings.theme);
+  applyMotion(state.settings.motion);
   loadLooks();
   listen((intent, arg) => intents[intent](arg));
   wireDialogs({ start: game.startGame, language: game.changeLanguage });

@@ -1,10 +1,11 @@
 // Motion: what an action did, played out with transform and opacity only. The server's `last` (a Turn)
 // says what moved (from, to, pos, revealed, covered); this module only shows it. Cards in flight are
 // ghosts (aria-hidden copies in a fixed layer over the page), so the real cards are already where the
-// state puts them and the focus, the names and the tests see the state at once. Under
-// prefers-reduced-motion nothing moves: every change is instant.
+// state puts them and the focus, the names and the tests see the state at once. With the Animation setting
+// (or the system's reduced motion) at "reduced" nothing flies: the cards that changed fade in, briefly; at
+// "off" every change is instant.
 
-import { $, afterFrame, h, reducedMotion } from "./dom.js";
+import { $, afterFrame, h, motionLevel } from "./dom.js";
 import { cards, isWide, paintFace, placeOf } from "./cards.js";
 import { sound } from "./sound.js";
 import { state } from "./state.js";
@@ -14,7 +15,8 @@ const TURN = 260; // ms, a card turning over
 const EASE = "cubic-bezier(.25,.75,.3,1)";
 const P = "perspective(900px)";
 
-export const still = () => reducedMotion.matches || !Element.prototype.animate;
+export const still = () => motionLevel() !== "full" || !Element.prototype.animate;
+const FADE = 140; // ms, a changed card fading in under reduced motion
 
 let layer = null;
 export function motionLayer() {
@@ -219,10 +221,14 @@ function ghostSource(el) {
 export function run(turn, before, place, discard) {
   if (!turn) return;
   if (!before) {
-    // reduced motion: the sounds only
+    // reduced motion: the sounds, and the cards that changed fade in (off: not even that)
     if (turn.kind === "play" || turn.undone === "play") sound("place", state.game && state.game.streak);
     if (turn.kind === "draw" || turn.undone === "draw") sound("draw");
     if (turn.revealed.length) sound("turn");
+    if (motionLevel() === "reduced" && Element.prototype.animate) {
+      const changed = [place(turn.to, turn.pos), ...turn.revealed.map((pos) => cards[pos]), ...turn.covered.map((pos) => cards[pos])];
+      for (const el of changed) if (el) el.animate([{ opacity: 0.25 }, { opacity: 1 }], { duration: FADE, easing: "ease-out" });
+    }
     return;
   }
   const target = place(turn.to, turn.pos);

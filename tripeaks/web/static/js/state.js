@@ -33,6 +33,7 @@ const KEYS = {
   felt: "tripeaks.felt", // table colour: "green" | "blue" | "red"
   guide: "tripeaks.guide", // "done" once the first game's guide was closed: never shown again
   sound: "tripeaks.sound", // "1" | "0": the synthesized sounds (sound.js), on by default
+  motion: "tripeaks.motion", // "full" | "reduced" | "off": the Animation setting; unset, the system's
   vibrate: "tripeaks.vibrate", // "1" | "0": a short vibration on a refused tap, on by default
   hint_kind: "tripeaks.hint_kind", // "fair" (the default) | "perfect": sent as `kind` with every hint
   difficulty: "tripeaks.difficulty", // "any" | "gentle" | "medium" | "hard": the New game window's grade
@@ -67,6 +68,7 @@ export function loadSettings() {
     empty_discard: stored("empty_discard", "0") === "1",
     joker: stored("joker", "0") === "1",
     sound: stored("sound", "1") === "1",
+    motion: oneOf(stored("motion", "system"), ["system", "full", "reduced", "off"]),
     vibrate: stored("vibrate", "1") === "1",
     hint_kind: stored("hint_kind", "fair") === "perfect" ? "perfect" : "fair",
     difficulty: oneOf(stored("difficulty", "any"), ["any", "gentle", "medium", "hard"]),
