@@ -153,6 +153,7 @@ def test_undo_puts_the_card_back_and_keeps_the_move_count(client: TestClient) ->
         "status": "playing",
         "announcement": f"Took back {after['last']['card']['name']}.",
         "peak_points": 0,
+        "redo": False,
     }
     assert back["score"] == expected.score and back["moves"] == expected.moves == len(line)
     assert back["tableau"][play.pos]["slot"] == "face_up"

@@ -48,7 +48,9 @@ def scrape(app: object) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 def test_actions_games_and_requests_are_counted(app: object) -> None:
     with TestClient(app, base_url=BASE_URL) as client:  # type: ignore[arg-type]
         touched = send(client, new_game(client), "draw").json()
-        assert send(client, touched, "undo").status_code == 200
+        undone = send(client, touched, "undo")
+        assert undone.status_code == 200
+        assert send(client, undone.json(), "redo").status_code == 200
         assert send(client, touched, "draw").status_code == 409  # stale: not acknowledged
         line = winning_line()
         won = play_line(client, new_game(client, WIN_CODE), line)[-1]  # the touched one is lost
@@ -62,6 +64,7 @@ def test_actions_games_and_requests_are_counted(app: object) -> None:
     assert samples[("tripeaks_actions_total", (("kind", "play"),))] == plays
     assert samples[("tripeaks_actions_total", (("kind", "draw"),))] == 1 + len(line) - plays
     assert samples[("tripeaks_actions_total", (("kind", "undo"),))] == 1
+    assert samples[("tripeaks_actions_total", (("kind", "redo"),))] == 1
     assert samples[("tripeaks_games_started_total", (("rules", "easy"),))] == 2
     assert samples[("tripeaks_games_started_total", (("rules", "classic"),))] == 1
     assert samples[("tripeaks_games_counted_total", (("outcome", "won"),))] == 1

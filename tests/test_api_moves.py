@@ -107,6 +107,8 @@ REQUESTS: list[tuple[str, bytes, dict[str, str]]] = [
     ("/api/games/{id}/draw/", b'{"version": 5}', {}),
     ("/api/games/nosuchgame/draw", b'{"version": 5}', {}),
     ("/api/games/{id}/jump", b'{"version": 5}', {}),
+    ("/api/games/{id}/redo", b'{"version": 99}', {}),  # stale
+    ("/api/games/{id}/redo?lang=fi", b"{}", {}),
 ]
 
 

@@ -42,3 +42,11 @@ def test_terminal_game_plays_draws_undoes_and_explains_refusals() -> None:
     assert "score 499  moves 1" in result.stdout
     assert "score 498  moves 2" in result.stdout
     assert "score 499  moves 2" in result.stdout
+
+
+def test_terminal_game_redoes_what_was_undone() -> None:
+    result = run("play", "TP1-E-AAAAAAB", stdin="21\nd\nu\nr\nr\nq\n")
+    assert result.returncode == 0
+    assert "score 499  moves 2" in result.stdout  # the draw undone
+    assert "score 498  moves 3" in result.stdout  # and redone: a move
+    assert "There is nothing to redo" in result.stdout

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tripeaks.engine.codes import Deal, GameCode, InvalidCode, deal
     from tripeaks.engine.game import (
         DRAW,
+        REDO,
         UNDO,
         Action,
         ActionKind,
@@ -35,6 +36,7 @@ _HOMES = {
     "tripeaks.engine.codes": ("Deal", "GameCode", "InvalidCode", "deal"),
     "tripeaks.engine.game": (
         "DRAW",
+        "REDO",
         "UNDO",
         "Action",
         "ActionKind",
@@ -54,6 +56,7 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "DRAW",
+    "REDO",
     "UNDO",
     "Action",
     "ActionKind",

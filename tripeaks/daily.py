@@ -10,9 +10,9 @@ winnable is the day's. The same secret and day always give the same deal, in eve
 after a restart.
 
 The policy of a daily game lives here too, in one place: which actions a ranked attempt refuses
-(undo; hints, which are no action), when a reply may carry the code, when an attempt has ended,
-which figures it keeps and how a day's board breaks ties. The engine stays the rule keeper; these
-are rules of the competition around it. :class:`Policy` hands them to the store (its one seam,
+(undo and redo; hints, which are no action), when a reply may carry the code, when an attempt has
+ended, which figures it keeps and how a day's board breaks ties. The engine stays the rule keeper;
+these are rules of the competition around it. :class:`Policy` hands them to the store (its one seam,
 tripeaks.store.policy.Policy), with the statistics' judge and count.
 """
 
@@ -50,7 +50,7 @@ SETTING = "daily_secret"
 TRIES = 10_000
 """Deals tried for one day before giving up; about 95% of Easy deals are winnable."""
 RANKED_REFUSED = "daily_ranked"
-"""The reason of every refusal of the ranked attempt's policy (undo, hints)."""
+"""The reason of every refusal of the ranked attempt's policy (undo, redo, hints)."""
 
 
 class WeakSecret(ValueError):
@@ -227,21 +227,25 @@ def counts(tag: Tag | None, now: datetime | None = None) -> bool:
 
 
 def refusal(tag: Tag | None, kind: ActionKind | None) -> str | None:
-    """Why a daily refuses this (an undo, or a hint: ``kind`` None), or None.
+    """Why a daily refuses this (an undo or a redo, or a hint: ``kind`` None), or None.
 
     Ranked means played straight: an undo would let a player look under a card and take the move
-    back. A hint is the solver playing, and tells of cards still hidden: no daily of an open day
+    back, and a redo is refused with it (a ranked attempt never has anything to redo). A hint is the solver playing, and tells of cards still hidden: no daily of an open day
     has one. Once the day is over its games are games like any other."""
     if not secret(tag):
         return None
     assert tag is not None
-    if kind is None or (kind is ActionKind.UNDO and tag.ranked):
+    if kind is None or (kind in (ActionKind.UNDO, ActionKind.REDO) and tag.ranked):
         return RANKED_REFUSED
     return None
 
 
 def may_undo(tag: Tag | None) -> bool:
     return refusal(tag, ActionKind.UNDO) is None
+
+
+def may_redo(tag: Tag | None) -> bool:
+    return refusal(tag, ActionKind.REDO) is None
 
 
 def code_public(day: date, now: datetime | None = None) -> bool:

@@ -8,7 +8,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.i18n import refusal, translator
 from tripeaks.i18n.describe import card_name, describe
 
-_HELP = "commands: a number plays that free card, d draws, u undoes, n new game, q quits"
+_HELP = "commands: a number plays that free card, d draws, u undoes, r redoes, n new game, q quits"
 
 
 def _show(game: Game, lang: str) -> None:
@@ -42,6 +42,8 @@ def play(code: GameCode | None, lang: str = "en", rules: str = "easy") -> int:
                 game.draw()
             elif line in ("u", "undo"):
                 game.undo()
+            elif line in ("r", "redo"):
+                game.redo()
             elif line in ("n", "new"):
                 game = Game.new(GameCode.random(rule))
             elif line.isdigit():

@@ -1,4 +1,4 @@
-"""The game as a state machine: play, draw, undo, score, moves, streak, won, stuck and left.
+"""The game as a state machine: play, draw, undo, redo, score, moves, streak, won, stuck and left.
 
 Every rule of the app is decided here (docs/rules.md); the web app, the store and the solver only
 call it. A game is its deal plus its action log, so replaying the log rebuilds it exactly. Every
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
@@ -31,8 +31,9 @@ from tripeaks.engine.variant import Scoring, Variant
 UNDO_LIMIT = 100
 """How many of the most recent actions can be taken back."""
 ACTION_LIMIT = 5_000
-"""The longest a game's log may grow (plays, draws and undos together). A real game ends far below it;
-an endless draw/undo loop would otherwise grow it, and every replay and hint with it, without bound."""
+"""The longest a game's log may grow (plays, draws and undos together; a redo is logged as the play
+or draw it is). A real game ends far below it; an endless draw/undo loop would otherwise grow it,
+and every replay and hint with it, without bound."""
 NEAR_THE_END_REMOVED = 20
 NEAR_THE_END_STOCK = 4
 """A game is near its end once this many cards are off the tableau or fewer are left in the stock."""
@@ -47,6 +48,7 @@ class Reason(Enum):
     REMOVED = "removed"
     STOCK_EMPTY = "stock_empty"
     NOTHING_TO_UNDO = "nothing_to_undo"
+    NOTHING_TO_REDO = "nothing_to_redo"
     GAME_OVER = "game_over"
     NO_SUCH_POSITION = "no_such_position"
     TOO_LONG = "too_long"
@@ -65,11 +67,15 @@ class ActionKind(Enum):
     PLAY = "play"
     DRAW = "draw"
     UNDO = "undo"
+    REDO = "redo"
+    """An intent, never a step of the log: it applies the newest undone action again, and the log
+    records that play or draw (:meth:`Game.apply`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One step of a game's log: ``play 12``, ``draw`` or ``undo``."""
+    """One step of a game's log: ``play 12``, ``draw`` or ``undo``; or ``redo``, the intent to
+    apply the newest undone action again, which the log records as that play or draw."""
 
     kind: ActionKind
     pos: int | None = None
@@ -85,9 +91,11 @@ class Action:
             return DRAW
         if words == ["undo"]:
             return UNDO
+        if words == ["redo"]:
+            return REDO
         if len(words) == 2 and words[0] == "play" and words[1].isdigit():
             return cls.play(int(words[1]))
-        raise ValueError(f"not an action: {text!r} (use 'play N', 'draw' or 'undo')")
+        raise ValueError(f"not an action: {text!r} (use 'play N', 'draw', 'undo' or 'redo')")
 
     def __str__(self) -> str:
         return self.kind.value if self.pos is None else f"{self.kind.value} {self.pos}"
@@ -95,6 +103,7 @@ class Action:
 
 DRAW = Action(ActionKind.DRAW)
 UNDO = Action(ActionKind.UNDO)
+REDO = Action(ActionKind.REDO)
 
 
 class Status(Enum):
@@ -127,7 +136,8 @@ class Turn:
 
     For an undo, ``undone`` is the action taken back and the card moves the way back: from the
     discard to its tableau position (``covered`` then lists the cards it turns face down again, and
-    ``peak`` the peak it refills) or to the top of the stock.
+    ``peak`` the peak it refills) or to the top of the stock. A redo's Turn is the Turn of the play
+    or draw it applied again (``action`` is that play or draw), with ``redone`` set.
     """
 
     action: Action
@@ -151,6 +161,17 @@ class Turn:
     peak_points: int = 0
     """What the peak this play emptied earned (the page shows it rising from the peak), or what
     the undo that refilled it took back; 0 when no peak was emptied or refilled."""
+    redone: bool = False
+    """The action was asked for as a redo (``Action.parse("redo")``): the newest undone action."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a game's score (:meth:`Game.score_parts`): ``count`` of them made ``points``."""
+
+    part: str
+    count: int
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +182,7 @@ class _Done:
     score_before: int
     streak_before: int
     longest_before: int
+    runs_before: int
 
 
 @lru_cache(maxsize=4096)
@@ -224,7 +246,15 @@ class Game:
         """The longest streak of this game's line of play (undo takes back what it added)."""
         self.left = False
         """Set by :meth:`leave`; a left game refuses every action."""
+        self.runs = 0
+        """The traditional scoring's points of the cards played that stand: each card's place in
+        its streak, summed (a part of the score, :meth:`score_parts`; undo takes it back)."""
         self._done: deque[_Done] = deque(maxlen=UNDO_LIMIT)
+        self._redo: list[Action] = []
+        """The undone actions a redo applies again, the newest undone last: each undo adds the
+        action it took back, the same play or draw (a redo) takes it off, any other clears it. It
+        follows from the log alone, so a replay rebuilds it; it never holds more than UNDO_LIMIT
+        (with the undo history, at most UNDO_LIMIT actions)."""
         self._log: list[Action] = []
         self.action_limit = ACTION_LIMIT
         """ACTION_LIMIT, or more for a game replayed from a longer log an older version let grow."""
@@ -267,7 +297,9 @@ class Game:
         twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
         twin.score, twin.moves = self.score, self.moves
         twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
+        twin.runs = self.runs
         twin._done = self._done.copy()
+        twin._redo = list(self._redo)
         twin._log = list(self._log)
         twin.action_limit = self.action_limit
         return twin
@@ -308,8 +340,39 @@ class Game:
 
     @property
     def actions(self) -> tuple[Action, ...]:
-        """The whole log, undo included: with the code it rebuilds this game."""
+        """The whole log, undo included: with the code it rebuilds this game, redo history
+        included. It holds plays, draws and undos only (a redo is logged as what it applied)."""
         return tuple(self._log)
+
+    def score_parts(self) -> tuple[ScorePart, ...]:
+        """The score as its parts, from the actions that stand (undone ones are not counted):
+        they always add up to :attr:`score`.
+
+        Our scoring: ``start`` (1, 500), ``plays`` (n, −n), ``draws`` (m, −m), ``peaks`` (k, 100k).
+        The traditional: ``start`` (1, 0), ``runs`` (cards played, the sum of each card's place in
+        its streak), ``draws`` (m, −5m), ``peaks`` (k, the bonuses they earned). Then ``floor``
+        (0, what the floor at 0 gave back) when that is not 0. Every figure is of the player's own
+        visible actions: nothing hidden is told."""
+        played = TABLEAU_SIZE - self.present.bit_count()
+        peaks = _peaks_empty(self.present)
+        if self.variant.scoring is Scoring.TRADITIONAL:
+            parts = [
+                ScorePart("start", 1, scoring.TRADITIONAL_START),
+                ScorePart("runs", played, self.runs),
+                ScorePart("draws", self.drawn, scoring.TRADITIONAL_DRAW * self.drawn),
+                ScorePart("peaks", peaks, sum(scoring.TRADITIONAL_PEAK_BONUSES[:peaks])),
+            ]
+        else:
+            parts = [
+                ScorePart("start", 1, scoring.START),
+                ScorePart("plays", played, scoring.MOVE * played),
+                ScorePart("draws", self.drawn, scoring.MOVE * self.drawn),
+                ScorePart("peaks", peaks, scoring.PEAK_BONUS * peaks),
+            ]
+        floor = self.score - sum(part.points for part in parts)
+        if floor:
+            parts.append(ScorePart("floor", 0, floor))
+        return tuple(parts)
 
     def card_at(self, pos: int) -> Card | None:
         """The card at ``pos``, or None once it has been removed."""
@@ -383,6 +446,11 @@ class Game:
         return bool(self._done) and not self.is_over
 
     @property
+    def can_redo(self) -> bool:
+        """An undone action can be applied again (none once the game is over)."""
+        return bool(self._redo) and not self.is_over
+
+    @property
     def can_draw(self) -> bool:
         return bool(self.stock_size) and not self.is_over
 
@@ -413,12 +481,16 @@ class Game:
     def apply(self, action: Action | str) -> Turn:
         """Apply any action and say everything it did; an illegal one raises IllegalMove.
 
-        The one way to act: :meth:`play`, :meth:`draw` and :meth:`undo` are shorthands over it."""
+        The one way to act: :meth:`play`, :meth:`draw`, :meth:`undo` and :meth:`redo` are
+        shorthands over it. A redo applies the newest undone action as that very play or draw
+        (its Turn says ``redone``), and the log records that play or draw."""
         if isinstance(action, str):
             action = Action.parse(action)
         if action.kind is ActionKind.PLAY:
             return self._play(action.pos)
-        return self._draw() if action.kind is ActionKind.DRAW else self._undo()
+        if action.kind is ActionKind.DRAW:
+            return self._draw()
+        return self._undo() if action.kind is ActionKind.UNDO else self._redo_top()
 
     def play(self, pos: int) -> Card:
         """Shorthand for ``apply(Action.play(pos)).card``: remove the free card at ``pos`` onto the
@@ -435,6 +507,11 @@ class Game:
         undone = self.apply(UNDO).undone
         assert undone is not None  # an undo's Turn always names what it took back
         return undone
+
+    def redo(self) -> Action:
+        """Shorthand for ``apply(REDO).action``: apply the newest undone action again (a move, as
+        it was) and return that play or draw."""
+        return self.apply(REDO).action
 
     def _play(self, pos: int | None) -> Turn:
         if self.is_over:
@@ -459,6 +536,7 @@ class Game:
         peak = PEAK_OF[pos] if emptied else None
         self.streak += 1
         self.longest_streak = max(self.longest_streak, self.streak)
+        self.runs += self.streak
         if self.variant.scoring is Scoring.TRADITIONAL:
             self.score = scoring.traditional_after_removal(
                 self.score, self.streak, _peaks_empty(self.present), emptied
@@ -507,6 +585,7 @@ class Game:
         done = self._done.pop()
         before = self.score
         self._log.append(UNDO)
+        self._redo.append(done.action)
         card = self.discard.pop()
         pos = done.action.pos
         covered: tuple[int, ...] = ()
@@ -525,6 +604,7 @@ class Game:
         self.score = done.score_before
         self.streak = done.streak_before
         self.longest_streak = done.longest_before
+        self.runs = done.runs_before
         return self._turn(
             UNDO,
             card,
@@ -537,6 +617,20 @@ class Game:
             covered=covered,
             undone=done.action,
         )
+
+    def _redo_top(self) -> Turn:
+        """The newest undone action, applied again as the play or draw it is. It is legal: an
+        undo leaves the game exactly as it was before that action, and only an undo or that very
+        action leaves the redo history standing."""
+        if self.is_over:
+            raise IllegalMove(Reason.GAME_OVER)
+        if len(self._log) >= self.action_limit:
+            raise IllegalMove(Reason.TOO_LONG)
+        if not self._redo:
+            raise IllegalMove(Reason.NOTHING_TO_REDO)
+        action = self._redo[-1]
+        turn = self._draw() if action.pos is None else self._play(action.pos)
+        return replace(turn, redone=True)
 
     def _turn(
         self,
@@ -584,7 +678,13 @@ class Game:
         return tuple(q for q in COVERS[pos] if self.is_free(q))
 
     def _remember(self, action: Action) -> None:
-        self._done.append(_Done(action, self.score, self.streak, self.longest_streak))
+        """Keep an accepted play or draw for undo and in the log, and count it. The same action
+        as the newest undone one is its redo (taken off the redo history), any other clears it."""
+        if self._redo and self._redo[-1] == action:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        self._done.append(_Done(action, self.score, self.streak, self.longest_streak, self.runs))
         self._log.append(action)
         self.moves += 1
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from tripeaks.engine.codes import GameCode
-from tripeaks.engine.game import Action, Game, IllegalMove, Status
+from tripeaks.engine.game import Action, ActionKind, Game, IllegalMove, Status
 from tripeaks.store import dailies, players, results, sql
 from tripeaks.store.common import (
     ActionRefused,
@@ -218,16 +218,24 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
     def _apply(
         self, record: Record, action: Action, version: int, request_id: str | None
     ) -> tuple[Applied, Change | None]:
-        """The action applied and staged (its change, None for a retry answered again)."""
+        """The action applied and staged (its change, None for a retry answered again).
+
+        What is staged, logged and remembered for a request id is the action the engine applied
+        (the Turn's): a redo is the play or draw it applied again, so every log stays readable by
+        every version, and its replay rebuilds the redo history."""
         game, game_id = record.game, record.id
         if request_id is not None:
             seen = self._request(record, request_id)
             if seen is not None:
-                if seen.action != action or seen.seq != version:
+                redo = action.kind is ActionKind.REDO  # the same as what it applied then
+                if (seen.action != action and not redo) or seen.seq != version:
                     raise RequestIdReused(game.copy(), record.daily)
                 if seen.seq >= len(game.actions):  # this cached game is behind the database
                     raise StaleVersion(game.copy(), record.daily)
-                return self._again(record, seen), None
+                again = self._again(record, seen, action)
+                if again is None:  # a redo that would not apply what the id was used for
+                    raise RequestIdReused(game.copy(), record.daily)
+                return again, None
         if version != len(game.actions):
             raise StaleVersion(game.copy(), record.daily)
         refused = self.policy.refusal(record.daily, action.kind)
@@ -237,6 +245,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
             turn = game.apply(action)
         except IllegalMove as refusal:
             raise ActionRefused(game.copy(), record.daily, refusal) from None
+        action = turn.action  # a redo is stored as the play or draw it applied
         seq = version
         won = game.status is Status.WON  # a won game takes no action: it stays as it is now
         row = (seq + 1, game.moves, game.score, game.status.value, game_id, seq)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tripeaks.engine.codes import GameCode
-from tripeaks.engine.game import Action, Game, Turn
+from tripeaks.engine.game import Action, ActionKind, Game, IllegalMove, Turn
 from tripeaks.store import dailies, sql
 from tripeaks.store.common import (
     Db,
@@ -431,13 +431,23 @@ class Staging(Reader):
         return None if known is None else _Seen(known[0], known[1], _completed())
 
     @staticmethod
-    def _again(record: Record, seen: _Seen) -> Applied:
-        """The turn of an action already applied, from the game as it was just before it."""
+    def _again(record: Record, seen: _Seen, action: Action) -> Applied | None:
+        """The turn of an action already applied, from the game as it was just before it. A
+        redo sent again is answered as a redo if the game then had that very action to redo;
+        None if it had not (the request id was used for another action)."""
         code = record.game.code
         assert code is not None
         log = record.game.actions
         before = Game.replay(code, log[: seen.seq])
-        return Applied(before.apply(log[seen.seq]), before, seen.done, record.daily, again=True)
+        if action.kind is not ActionKind.REDO:
+            return Applied(before.apply(log[seen.seq]), before, seen.done, record.daily, again=True)
+        try:
+            turn = before.apply(action)
+        except IllegalMove:
+            return None
+        if turn.action != log[seen.seq]:
+            return None
+        return Applied(turn, before, seen.done, record.daily, again=True)
 
     def _load(
         self,

@@ -1,4 +1,4 @@
-"""The routes of a game (docs/api.md): a new game, its state, its three moves, a hint, its review.
+"""The routes of a game (docs/api.md): a new game, its state, its four moves, a hint, its review.
 
 An action goes one straight way: the page posts an intent, the route hands it to the store, the
 store has the engine apply it and stages it, the route waits for the commit that holds it and sends
@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tripeaks import daily, i18n
 from tripeaks.engine.codes import GameCode
-from tripeaks.engine.game import DRAW, UNDO, Action, Game, IllegalMove
+from tripeaks.engine.game import DRAW, REDO, UNDO, Action, Game, IllegalMove
 from tripeaks.engine.variant import Variant
 from tripeaks.i18n import translator
 from tripeaks.store.core import ActionRefused, Refused, UnknownGame, new_id
@@ -208,12 +208,19 @@ async def undo(request: Request, game_id: str, body: ActionIn, lang: LangQuery =
     return await _act(caller_of(request), game_id, UNDO, body, lang)
 
 
+@router.post("/api/games/{game_id}/redo", response_model=GameState, responses=ACTION_ERRORS)
+async def redo(request: Request, game_id: str, body: ActionIn, lang: LangQuery = "en") -> Response:
+    """The newest undone action again, stored and answered as the play or draw it is."""
+    return await _act(caller_of(request), game_id, REDO, body, lang)
+
+
 MOVES: dict[Callable[..., Awaitable[Response]], type[BaseModel]] = {
     play: PlayIn,
     draw: ActionIn,
     undo: ActionIn,
+    redo: ActionIn,
 }
-"""The three moves' routes and their bodies, for moves.py's short way to the same route."""
+"""The four moves' routes and their bodies, for moves.py's short way to the same route."""
 
 
 @router.get(

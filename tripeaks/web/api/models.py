@@ -28,6 +28,8 @@ SlotName = Literal["face_down", "face_up", "removed"]
 StatusName = Literal["playing", "won", "stuck", "left"]
 EndName = Literal["won", "stuck", "left"]
 KindName = Literal["play", "draw", "undo"]
+"""A Turn's action: a redo is the play or draw it applied again (``LastOut.redo``)."""
+ScorePartName = Literal["start", "plays", "runs", "draws", "peaks", "floor"]
 PlaceName = Literal["tableau", "stock", "discard"]
 GradeName = Literal["gentle", "medium", "hard", "unwinnable"]
 DifficultyName = Literal["any", "gentle", "medium", "hard"]
@@ -58,6 +60,8 @@ GRADE: dict[str, GradeName] = {grade.value: grade.value for grade in Grade}
 OutcomeName = Literal["won", "lost"]
 OUTCOME: dict[str, OutcomeName] = {"won": "won", "lost": "lost"}
 """A counted game's outcome as the store keeps it."""
+SCORE_PART: dict[str, ScorePartName] = {name: name for name in get_args(ScorePartName)}
+"""A part of the score as the engine names it (Game.score_parts)."""
 REASON: dict[Reason, str] = {reason: reason.name.lower() for reason in Reason}
 """The reason of each refusal of the engine, as an Error and the store say it."""
 
@@ -77,7 +81,15 @@ _same_words(OptionName, OPTION.values())
 assert OPTION == OPTION_NAMES
 _same_words(SlotName, _values(Slot))
 _same_words(StatusName, _values(Status))
-_same_words(KindName, _values(ActionKind))
+KIND: dict[ActionKind, KindName] = {
+    ActionKind.PLAY: "play",
+    ActionKind.DRAW: "draw",
+    ActionKind.UNDO: "undo",
+}
+"""A Turn's action as the reply says it; never a redo (its Turn is the play or draw it applied)."""
+_same_words(KindName, KIND.values())
+assert set(KIND) | {ActionKind.REDO} == set(ActionKind)
+assert all(kind.value == name for kind, name in KIND.items())
 _same_words(PlaceName, _values(Place))
 _same_words(GradeName, GRADE.values())
 assert set(RULES) == set(Rules) and set(SCORING) == set(Scoring) and set(SUIT) == set(Suit)
@@ -133,6 +145,17 @@ class LastOut(BaseModel):
     announcement: str
     peak_points: int = 0
     """What the peak this play emptied earned (an undo that refilled it: what it took back)."""
+    redo: bool = False
+    """The play or draw was a redo (POST …/redo): the newest undone action applied again."""
+
+
+class ScorePartOut(BaseModel):
+    """One part of the score (Game.score_parts): ``count`` of them made ``points``; the parts
+    add up to the score."""
+
+    part: ScorePartName
+    count: int = Field(ge=0)
+    points: int
 
 
 class ResultOut(BaseModel):
@@ -161,6 +184,8 @@ class GameState(BaseModel):
     """Ours never goes below zero; the traditional scoring may."""
     moves: int = Field(ge=0)
     can_undo: bool
+    can_redo: bool
+    """An undone action can be applied again (POST …/redo); false in a ranked daily."""
     can_hint: bool
     """Hints and the review are answered: false for every daily game while its day is open
     (daily.refusal), whatever its state."""
@@ -181,6 +206,8 @@ class GameState(BaseModel):
     tableau: list[SlotOut] = Field(min_length=28, max_length=28)
     description: str
     last: LastOut | None = None
+    score_parts: list[ScorePartOut]
+    """The score as its parts, from the actions that stand; they add up to ``score``."""
     result: ResultOut | None = None
     daily: str | None = None
     """The UTC day (ISO date) of a daily game; None for any other game."""

@@ -1,4 +1,4 @@
-"""The short way for the three moves (play, draw, undo): the hot path of every game.
+"""The short way for the four moves (play, draw, undo, redo): the hot path of every game.
 
 A move is most of a server's requests, and FastAPI's per-request machinery (its exception and
 exit-stack layers, matching every route in turn, solving the dependencies) cost about as much CPU
@@ -35,7 +35,7 @@ Endpoint = Callable[..., Awaitable[Response]]
 
 
 class Moves:
-    """Answer POST /api/games/{id}/play|draw|undo straight from the route function."""
+    """Answer POST /api/games/{id}/play|draw|undo|redo straight from the route function."""
 
     def __init__(self, app: ASGIApp, routes: Iterable[BaseRoute]) -> None:
         self.app = app

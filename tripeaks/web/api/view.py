@@ -35,9 +35,11 @@ from tripeaks.web.api.daily_models import (
 )
 from tripeaks.web.api.models import (
     GRADE,
+    KIND,
     OPTION,
     OUTCOME,
     RULES,
+    SCORE_PART,
     SCORING,
     SUIT,
     ByGradeOut,
@@ -56,6 +58,7 @@ from tripeaks.web.api.models import (
     RecentOut,
     ResultOut,
     RulesOut,
+    ScorePartOut,
     ScoringOut,
     SlotOut,
     StatsOut,
@@ -149,6 +152,7 @@ def game_state(
         score=game.score,
         moves=game.moves,
         can_undo=game.can_undo and daily.may_undo(tag),
+        can_redo=game.can_redo and daily.may_redo(tag),
         can_hint=daily.refusal(tag, None) is None,
         can_draw=game.can_draw,
         playable=[] if game.is_over else game.playable_positions(),
@@ -162,10 +166,19 @@ def game_state(
         tableau=_tableau(game, lang),
         description=describe(game, lang),
         last=last_out(game, turn, lang) if turn else None,
+        score_parts=_score_parts(game),
         result=result_out(verdict, game) if status is not Status.PLAYING and not hidden else None,
         daily=None if tag is None else tag.day.isoformat(),
         ranked=None if tag is None else daily.counts(tag),
     )
+
+
+def _score_parts(game: Game) -> list[ScorePartOut]:
+    """The score's parts from the engine (the player's own actions: nothing hidden)."""
+    return [
+        ScorePartOut(part=SCORE_PART[part.part], count=part.count, points=part.points)
+        for part in game.score_parts()
+    ]
 
 
 def result_out(verdict: Verdict | None, game: Game) -> ResultOut | None:
@@ -190,6 +203,8 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
     _ = translator(lang)
     name = card_name(turn.card, lang)
     sentences = [_(f"announce.{turn.action.kind.value}", card=name)]
+    if turn.redone:  # "Redo: " and the play's or draw's own sentence
+        sentences = [_("announce.redo", move=sentences[0])]
     if turn.revealed:
         cards = ", ".join(card_name(game.deal.tableau[p], lang) for p in turn.revealed)
         sentences.append(_.plural("announce.revealed", len(turn.revealed), cards=cards))
@@ -199,7 +214,7 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
         sentences.append(_("announce.stuck"))
     undone = turn.undone.kind if turn.undone is not None else None
     return LastOut(
-        kind=turn.action.kind.value,
+        kind=KIND[turn.action.kind],
         undone=None if undone is None else ("play" if undone is ActionKind.PLAY else "draw"),
         card=card_out(turn.card, lang),
         source=turn.source.value,
@@ -214,6 +229,7 @@ def last_out(game: Game, turn: Turn, lang: str) -> LastOut:
         status=turn.status.value,
         announcement=" ".join(sentences),
         peak_points=turn.peak_points,
+        redo=turn.redone,
     )
 
 

@@ -33,7 +33,7 @@ from tripeaks.web.http.observe import AfterReply
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25)
 """Seconds: an action is answered in a few ms; a hint may take the solver up to 20 s."""
-ACTIONS = ("play", "draw", "undo")
+ACTIONS = ("play", "draw", "undo", "redo")
 RULES = ("easy", "classic")
 OUTCOMES = ("won", "lost")
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
