@@ -245,3 +245,69 @@ def test_a_new_players_first_deal_is_gentle_and_winnable(new_page):
     assert is_winnable(code)
     # the choice stays the player's: New game then deals a random deal, not a graded one
     assert page.evaluate("localStorage.getItem('tripeaks.difficulty')") is None
+
+
+# ---- Redo -------------------------------------------------------------------------------------
+
+
+def test_redo_plays_the_undone_moves_again_by_button_and_keys(new_page):
+    """After an undo, Redo (the button, R, Ctrl+Y, Ctrl+Shift+Z) plays the undone actions again in
+    order, each counted as the move it is, until a new action is taken (issue 37)."""
+    from tripeaks_page import EXAMPLE_CODE, card, name_at
+
+    from tripeaks.engine.game import DRAW, Action
+
+    page = new_page(code=EXAMPLE_CODE, width=360, height=640)
+    redo = page.locator("#redo")
+    expect(redo).to_be_disabled()
+    expect(redo).to_have_accessible_name("Redo")
+    expect(redo).to_have_attribute("aria-keyshortcuts", "R Control+Y Control+Shift+Z")
+    line = [Action.play(21), Action.play(19), DRAW]
+    king = name_at(EXAMPLE_CODE, [], 21)
+    click_line(page, EXAMPLE_CODE, line)
+    expect(page.locator("#stock-count")).to_have_text("22")
+    page.keyboard.press("u")  # the draw taken back
+    expect(page.locator("#stock-count")).to_have_text("23")
+    page.keyboard.press("u")
+    expect(card(page, name_at(EXAMPLE_CODE, [], 19))).to_be_visible()
+    page.keyboard.press("u")
+    expect(card(page, king)).to_be_visible()
+    expect(moves(page)).to_have_text("3")  # an undo is no move (rules §4)
+    expect(redo).to_be_enabled()
+    redo.click()  # the king again: the first undone is redone last
+    expect(card(page, king)).to_have_count(0)
+    expect(moves(page)).to_have_text("4")  # a redo counts as the move it is
+    expect(page.locator("#live")).to_contain_text("Redo")
+    page.keyboard.press("r")
+    expect(moves(page)).to_have_text("5")
+    page.keyboard.press("Control+y")  # the draw
+    expect(moves(page)).to_have_text("6")
+    expect(page.locator("#stock-count")).to_have_text("22")
+    expect(redo).to_be_disabled()
+    page.keyboard.press("Control+z")
+    expect(page.locator("#stock-count")).to_have_text("23")
+    expect(redo).to_be_enabled()
+    page.keyboard.press("Control+Shift+Z")
+    expect(moves(page)).to_have_text("7")
+    expect(page.locator("#stock-count")).to_have_text("22")
+    # a new action ends what could be redone
+    page.keyboard.press("u")
+    expect(redo).to_be_enabled()
+    page.keyboard.press("d")
+    expect(moves(page)).to_have_text("8")
+    expect(redo).to_be_disabled()
+    page.keyboard.press("r")  # nothing to redo: nothing happens
+    page.wait_for_timeout(200)
+    expect(moves(page)).to_have_text("8")
+
+
+def test_five_tools_fit_a_small_phone_in_every_language(new_page):
+    for lang in ("en", "fi", "ca"):
+        page = new_page(width=320, height=568, settings={"tripeaks.lang": lang})
+        boxes = page.locator("#tools > button").evaluate_all(
+            "(bs) => bs.map((b) => { const r = b.getBoundingClientRect();"
+            " return [r.left, r.right, r.width, r.height, b.scrollWidth <= b.clientWidth + 1]; })"
+        )
+        assert len(boxes) == 5
+        assert all(w >= 44 and h >= 44 and fits for _, _, w, h, fits in boxes), (lang, boxes)
+        assert boxes[0][0] >= 0 and boxes[-1][1] <= 320, (lang, boxes)

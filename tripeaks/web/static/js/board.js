@@ -59,6 +59,7 @@ export function render(s, { animate = false } = {}) {
   }
   paintTableau(cards, game.tableau, true, game.blocked);
   for (const b of $$("[data-action='undo']")) b.disabled = !game.can_undo;
+  for (const b of $$("[data-action='redo']")) b.disabled = !game.can_redo;
   // nothing of a day's deal is told before the day is over: the server says whether hints are answered,
   // and a game sent without its code has no "same deal" (docs/api.md, "The deal of the day")
   for (const b of $$("[data-action='hint']")) b.disabled = !game.can_hint;

@@ -116,7 +116,7 @@ async function awaitVerdict(ended, tries = 8) {
   }
 }
 
-/** play, draw or undo, sent with the version of the state on screen. */
+/** play, draw, undo or redo, sent with the version of the state on screen. */
 async function act(kind, extra = {}) {
   const game = state.game;
   if (!game || !game.id) return;
@@ -169,6 +169,7 @@ export const play = (pos) => {
 
 export const draw = () => queued(() => act("draw"));
 export const undo = () => queued(() => state.game && state.game.can_undo && act("undo"));
+export const redo = () => queued(() => state.game && state.game.can_redo && act("redo"));
 
 export const hint = () =>
   enqueue(async () => {

@@ -1,4 +1,4 @@
-// Pointer and keyboard → the player's intent: intent("play", pos), intent("draw"), intent("undo"),
+// Pointer and keyboard → the player's intent: intent("play", pos), intent("draw"), intent("undo"), intent("redo"),
 // intent("hint"), intent("read"), intent("copy"), intent("new" | "help" | "stats" | "settings") to open a
 // window. Nothing here knows a rule: a tap on any card is "play pos", and the server says whether it fits.
 // The arrow keys move the focus over the board as it is drawn (the layout's geometry).
@@ -8,8 +8,8 @@ import { cards, centre, placeOf } from "./cards.js";
 import { $, $$ } from "./dom.js";
 import { state } from "./state.js";
 
-const LETTERS = { d: "draw", u: "undo", n: "new", h: "hint", "?": "help", b: "read" };
-const MOVES = { play: 1, draw: 1, undo: 1, hint: 1 };
+const LETTERS = { d: "draw", u: "undo", r: "redo", n: "new", h: "hint", "?": "help", b: "read" };
+const MOVES = { play: 1, draw: 1, undo: 1, redo: 1, hint: 1 };
 
 export function listen(emit) {
   // A board drawn as only shown (a game left for another) takes no move; nor does the replay view, whose
@@ -36,9 +36,11 @@ function onKey(event, intent) {
   const target = event.target;
   if (target && (target.matches("input, select, textarea") || target.isContentEditable)) return;
   const key = event.key;
-  if ((event.ctrlKey || event.metaKey) && !event.altKey && key.toLowerCase() === "z") {
+  // Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo (Cmd on a Mac)
+  const lower = key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && (lower === "z" || lower === "y")) {
     event.preventDefault();
-    intent("undo");
+    intent(lower === "y" || event.shiftKey ? "redo" : "undo");
     return;
   }
   if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -27,6 +27,7 @@ const intents = {
   play: game.play,
   draw: game.draw,
   undo: game.undo,
+  redo: game.redo,
   hint: game.hint,
   read: game.readBoard,
   copy: game.copyCode,
