@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Request, expect
-from tripeaks_page import EXAMPLE_CODE, WIN_CODE, choose, no_violations, open_settings, winning_line
+from tripeaks_page import (
+    EXAMPLE_CODE,
+    WIN_CODE,
+    choose,
+    more_options,
+    no_violations,
+    open_settings,
+    winning_line,
+)
 
 from tripeaks.engine.game import DRAW, Action, Game, Status
 from tripeaks.i18n import messages
@@ -313,7 +321,7 @@ def test_a_new_game_of_a_difficulty_sends_it_and_the_result_names_the_grade(new_
     expect(winnable).not_to_be_checked()
     # a typed code ignores the difficulty
     dialog.get_by_role("radio", name=EN["web.new.difficulty_hard"]).check()
-    dialog.get_by_role("textbox", name="Game code (optional)").fill(EXAMPLE_CODE)
+    more_options(page).get_by_role("textbox", name="Game code (optional)").fill(EXAMPLE_CODE)
     with page.expect_request(
         lambda r: r.method == "POST" and r.url.endswith("/api/games?lang=en")
     ) as sent:
@@ -490,7 +498,9 @@ def test_no_deal_of_the_difficulty_is_said_and_not_sent_again(new_page):
     dialog = page.locator("#dlg-new")
     dialog.get_by_role("radio", name=EN["web.new.difficulty_hard"]).check()
     dialog.get_by_role("button", name="Deal").click()
-    expect(page.locator("#new-error")).to_have_text(message)
+    # said by the buttons, in view, not under the folded code field
+    expect(page.locator("#new-refusal")).to_have_text(message)
+    expect(page.locator("#new-refusal")).to_be_in_viewport()
     expect(dialog).to_be_visible()
     page.wait_for_timeout(1500)  # longer than Retry-After: nothing is sent again
     assert len(sent) == 1, sent

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, card, moves, no_violations
+from tripeaks_page import EXAMPLE_CODE, card, more_options, moves, no_violations
 
 from tripeaks.i18n import messages
 
@@ -26,10 +26,9 @@ def watch_confirmation(page: Page) -> None:
 
 
 def open_new_game(page: Page):
+    """Open New game with More options unfolded: the code field is in it."""
     page.locator("#tools [data-action='new']").click()
-    dialog = page.locator("#dlg-new")
-    expect(dialog).to_be_visible()
-    return dialog
+    return more_options(page)
 
 
 def test_a_wrong_code_is_refused_in_the_window_and_nothing_is_asked(new_page):

@@ -11,6 +11,7 @@ from tripeaks_page import (
     choose,
     click_line,
     live,
+    more_options,
     moves,
     name_at,
     open_settings,
@@ -102,7 +103,7 @@ def test_a_pasted_code_deals_the_same_cards_and_a_bad_one_is_refused(new_page):
     expect(dialog.get_by_role("radio", name="Easy (king and ace connected)")).to_be_checked()
     expect(dialog.get_by_role("radio", name="Classic (king and ace separate)")).not_to_be_checked()
     expect(dialog.get_by_role("checkbox", name="Winnable deals only")).to_be_visible()
-    field = dialog.get_by_role("textbox", name="Game code (optional)")
+    field = more_options(page).get_by_role("textbox", name="Game code (optional)")
     field.fill("TP1-X-NOTACODE")
     dialog.get_by_role("button", name="Deal").click()
     # A wrong code is said in the window at once: nothing is asked (test_flows_and_help.py).

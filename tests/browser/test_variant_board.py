@@ -11,7 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, Route, expect
-from tripeaks_page import WIN_CODE, choose, click_line, moves, no_violations
+from tripeaks_page import WIN_CODE, choose, click_line, more_options, moves, no_violations
 
 from tripeaks.engine.game import Action, Game
 from tripeaks.i18n.describe import card_name
@@ -89,6 +89,7 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
     # this version offers every option: the window shows the scoring and every variant
     page.get_by_role("button", name="New game").click()
     expect(dialog).to_be_visible()
+    more_options(page)  # they are under More options
     expect(page.locator("#new-scoring")).to_be_visible()
     for option in ("open_peaks", "empty_discard", "joker"):
         expect(page.locator(f"[data-option='{option}']")).to_be_visible()
@@ -114,6 +115,7 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
     page.reload()
     page.wait_for_selector("body[data-ready]")
     page.get_by_role("button", name="New game").click()
+    more_options(page)
     expect(page.locator("#new-scoring")).to_be_visible()
     expect(page.locator("[data-option='joker']")).to_be_visible()
     expect(page.locator("[data-option='empty_discard']")).to_be_hidden()
@@ -132,8 +134,9 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
     }
     expect(page.locator("#code")).to_have_text(re.compile(r"^TP1-E-[A-Z]{7}-JT$"))
     expect(page.locator("#score")).to_have_text("0")
-    # remembered: the window opens again on the same choices
+    # remembered: the window opens again on the same choices, More options open to show them
     page.get_by_role("button", name="New game").click()
+    expect(dialog.locator("#new-more")).to_have_attribute("open", "")
     expect(dialog.get_by_label(re.compile("Joker:"))).to_be_checked()
     expect(dialog.get_by_label(re.compile("Traditional:"))).to_be_checked()
 

@@ -100,3 +100,15 @@ def open_settings(page: Page) -> Locator:
     dialog = page.locator("#dlg-settings")
     expect(dialog).to_be_visible()
     return dialog
+
+
+def more_options(page: Page) -> Locator:
+    """Unfold More options in the open New game window (the scoring, the variants and the code are
+    in it), if it is not open already; returns the window."""
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    more = dialog.locator("#new-more")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(more).to_have_attribute("open", "")
+    return dialog

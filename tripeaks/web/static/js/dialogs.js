@@ -63,7 +63,7 @@ function trapTab(event) {
   const dialogs = $$("dialog[open]");
   if (event.key !== "Tab" || !dialogs.length) return;
   const dialog = dialogs[dialogs.length - 1];
-  const inside = $$("button, input, select, textarea, a[href], [tabindex='0']", dialog).filter(
+  const inside = $$("button, input, select, textarea, summary, a[href], [tabindex='0']", dialog).filter(
     (el) => !el.disabled && !el.hidden && el.getClientRects().length,
   );
   if (!inside.length) return;
@@ -172,12 +172,14 @@ export function openNewGame() {
   showGraded();
   for (const radio of $$("input[name='scoring']", form)) radio.checked = radio.value === state.settings.scoring;
   for (const name of OPTIONS) $(`input[name='${name}']`, form).checked = state.settings[name];
-  showOffered();
   $("#new-code").value = "";
   $("#new-code").style.height = ""; // one line again
   $("#new-error").textContent = "";
+  $("#new-refusal").textContent = "";
   $("#new-code").removeAttribute("aria-invalid");
-  openDialog($("#dlg-new"), $("input[name='rules']:checked", form));
+  showOffered().then(showMore);
+  $("#new-more").open = false; // until the options offered are known (showMore)
+  openDialog($("#dlg-new"), $("input[name='difficulty']:checked", form));
 }
 
 const OPTIONS = ["open_peaks", "empty_discard", "joker"];
@@ -205,6 +207,26 @@ async function showOffered() {
   $("#new-options").hidden = !OPTIONS.some((name) => offered.has(name));
 }
 
+/** More options opens by itself when something in it is not the default (a traditional scoring or a
+ * variant chosen last time), so that a player always sees why a deal is unusual; its summary names
+ * what is chosen there, in the words of the header ("joker, traditional scoring"). */
+function showMore() {
+  if (nameUnusual()) $("#new-more").open = true;
+}
+
+/** Name in More options' summary what it holds that is not the default, in the header's order; how many. */
+function nameUnusual() {
+  const options = chosenOptions($("#new-form"));
+  const chosen = [
+    options.empty_discard && "option.empty_discard",
+    options.joker && "option.joker",
+    options.open_peaks && "option.open_peaks",
+    options.scoring === "traditional" && "option.traditional",
+  ].filter(Boolean);
+  $("#new-more-chosen").textContent = chosen.map((key) => t(key)).join(", ");
+  return chosen.length;
+}
+
 /** The options of the window as a new game's request asks for them: only those shown. */
 function chosenOptions(form) {
   const body = {};
@@ -221,6 +243,7 @@ function fitCode() {
 }
 
 function refuseCode(message) {
+  $("#new-more").open = true; // the field is in More options: opened first, or the refusal is unseen
   $("#new-error").textContent = message; // role="alert": said as it appears
   $("#new-code").setAttribute("aria-invalid", "true");
   $("#new-code").focus({ preventScroll: true });
@@ -276,6 +299,7 @@ export function wireDialogs({ start, language }) {
     }
   });
   async function deal(form) {
+    $("#new-refusal").textContent = "";
     const rules = $("input[name='rules']:checked", form).value;
     const grade = difficulty();
     const winnable = grade === "any" ? $("#new-winnable").checked : state.settings.winnable;
@@ -301,9 +325,10 @@ export function wireDialogs({ start, language }) {
     const error = await start(code ? { rules, winnable_only: winnable, code } : random);
     if (error === null) closeDialog($("#dlg-new"));
     else if (error && code) refuseCode(error);
-    else if (error) $("#new-error").textContent = error; // a grade or a deal the server could not give
+    else if (error) $("#new-refusal").textContent = error; // a grade or a deal the server could not give
   }
   for (const radio of $$("input[name='difficulty']")) radio.addEventListener("change", showGraded);
+  for (const input of $$("#new-scoring input, #new-options input")) input.addEventListener("change", nameUnusual);
   // The code box wraps a long code over lines, but a code has no line break: Enter deals, as in a field.
   $("#new-code").addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || event.isComposing) return;
