@@ -311,3 +311,42 @@ def test_five_tools_fit_a_small_phone_in_every_language(new_page):
         assert len(boxes) == 5
         assert all(w >= 44 and h >= 44 and fits for _, _, w, h, fits in boxes), (lang, boxes)
         assert boxes[0][0] >= 0 and boxes[-1][1] <= 320, (lang, boxes)
+
+
+# ---- The score adds up ------------------------------------------------------------------------
+
+WATCH_COUNT = """window.counted = [];
+new MutationObserver(() => {
+  const el = document.querySelector('#win-count');
+  if (el && !el.hidden) window.counted.push(el.textContent);
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
+  attributeFilter: ['hidden'] });"""
+
+
+def test_the_result_window_counts_the_score_up_from_its_parts(new_page):
+    """The result window lists the score's parts (500, the cards played, the draws, each peak's
+    +100) and counts the score up through them, so a player sees why a win scored what it did; a
+    screen reader reads the final score all along (issue 37)."""
+    from tripeaks.engine.game import Game
+
+    page = new_page(code=WIN_CODE, motion="no-preference", script=WATCH_COUNT)
+    line = winning_line(WIN_CODE)
+    final = Game.replay(WIN_CODE, line)
+    click_line(page, WIN_CODE, line)
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible(timeout=15_000)
+    expect(page.locator("#win-score")).to_have_text(f"Score: {final.score}")
+    parts = page.locator("#win-parts li")
+    expect(parts).to_have_count(4)
+    expect(parts.nth(0)).to_have_text("Start500")
+    plays = 28
+    draws = sum(1 for a in line if a.kind.value == "draw")
+    expect(parts.nth(1)).to_have_text(f"Cards played ×{plays}−{plays}")
+    expect(parts.nth(2)).to_have_text(f"Cards drawn ×{draws}−{draws}")
+    expect(parts.nth(3)).to_have_text("Peaks cleared ×3+300")
+    assert 500 - plays - draws + 300 == final.score
+    expect(page.locator("#win-count")).to_be_hidden(timeout=5_000)  # counted to the end
+    counted = page.evaluate("window.counted")
+    assert counted[0] == "Score: 500" and counted[-1] == f"Score: {final.score}", counted
+    assert len(set(counted)) > 4, counted
+    assert page.locator("#win-count").get_attribute("aria-hidden") == "true"
