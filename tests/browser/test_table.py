@@ -407,7 +407,9 @@ def test_axe_finds_nothing_on_the_menu_and_the_settings(new_page, theme):
     no_violations(page, f"settings, {theme}")
 
 
-TOOL_LABELS = """() => [...document.querySelectorAll('#tools .tool span')].map((el) => {
+# Redo's word is only its accessible name on a phone (its arrow alone shows): not a label to fit.
+TOOL_LABELS = """() => [...document.querySelectorAll('#tools .tool span')]
+  .filter((el) => el.getBoundingClientRect().width > 1).map((el) => {
   const line = parseFloat(getComputedStyle(el).lineHeight);
   const box = el.getBoundingClientRect();
   const tool = el.closest('.tool').getBoundingClientRect();
@@ -421,7 +423,7 @@ def test_every_toolbar_label_stands_on_one_line(new_page, lang, width, height):
     page = new_page(code=EXAMPLE_CODE, width=width, height=height, settings={"tripeaks.lang": lang})
     labels = page.evaluate(TOOL_LABELS)
     print(f"{lang} {width}x{height}:", [(x["label"], x["height"]) for x in labels])
-    assert len(labels) == 4 and all(x["label"] for x in labels), labels
+    assert len(labels) == (5 if width >= 640 else 4) and all(x["label"] for x in labels), labels
     for x in labels:
         assert x["height"] < 1.5 * x["line"], x  # one line, not two
         assert x["inside"], x  # and within its button
