@@ -350,3 +350,18 @@ def test_the_result_window_counts_the_score_up_from_its_parts(new_page):
     assert counted[0] == "Score: 500" and counted[-1] == f"Score: {final.score}", counted
     assert len(set(counted)) > 4, counted
     assert page.locator("#win-count").get_attribute("aria-hidden") == "true"
+
+
+WATCH_GUIDE = """new MutationObserver((records, observer) => {
+  if (!document.querySelector('#guide')) return;
+  window.flyingAtGuide = document.getAnimations().filter((a) => a.playState === 'running'
+    && a.effect && a.effect.target && a.effect.target.closest('.motion-layer')).length;
+  observer.disconnect();
+}).observe(document, { subtree: true, childList: true });"""
+
+
+def test_the_first_games_guide_opens_once_the_deal_has_landed(new_page):
+    """On a first visit the guide opened while the deal's cards still flew over its panel."""
+    page = new_page(guide=True, motion="no-preference", script=WATCH_GUIDE)
+    expect(page.locator("#guide")).to_be_visible()
+    assert page.evaluate("window.flyingAtGuide") == 0

@@ -15,9 +15,12 @@ import { announce, toast } from "./live.js";
 
 let guide = null; // guide.js, loaded for the first game ever only
 
-/** The first game ever shows the guide (once: it stores that it was seen). */
-function firstGuide() {
+/** The first game ever shows the guide (once: it stores that it was seen), once the deal's cards have landed:
+ * opened during the deal, its panel had cards flying over it. */
+async function firstGuide() {
   if (stored("guide")) return;
+  const flights = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
+  await Promise.race([Promise.allSettled(flights.map((a) => a.finished)), new Promise((done) => setTimeout(done, 2000))]);
   import("./guide.js").then((module) => {
     guide = module;
     module.startGuide();
