@@ -25,7 +25,7 @@
 #endif
 
 #define CARDS 28
-#define NO_WIN (-1000000)
+#define NO_WIN INT16_MIN /* below any real score: scores run from -155 to 466 */
 #define DRAW_STEP 255
 
 /* A position's value: for the best over every ending and for the best over the wins alone, the
@@ -35,18 +35,17 @@
  * x -> max(x - 5, 0), a play x -> x + gain), so from a current score x >= 0 the best final score
  * is max(x + best, best0) (docs/solver.md "Traditional scoring: the best score"). */
 typedef struct {
-    int best, best0;
-    int win, win0; /* NO_WIN, both, when the position cannot be won */
+    int16_t best, best0;
+    int16_t win, win0; /* NO_WIN, both, when the position cannot be won */
 } Pair;
 
-/* A memo entry is two 64-bit words, 16 bytes, aligned so that an entry never straddles a cache
- * line: the key (present, and drawn above it: 33 bits; never 0, as drawn is at least 1, so 0 says
- * the slot is free) and the four values of the Pair, 16 bits each, offset to be positive (a win
- * field of 0 means there is none). One word held the key and the two values of the search without
- * the floor; the four values need 36 bits at the least (docs/solver.md). */
+/* A memo entry is 16 bytes, aligned so that an entry never straddles a cache line: the key
+ * (present, and drawn above it: 33 bits; never 0, as drawn is at least 1, so 0 says the slot is
+ * free) and the Pair, four 16-bit values. One 64-bit word held the key and the two values of the
+ * search before the floor at 0; the four values need 36 bits at the least (docs/solver.md). */
 typedef struct {
     uint64_t key;
-    uint64_t values;
+    Pair value;
 } Entry;
 
 /* The cache of recent run positions: 4,096 entries (64 KB), asked at a streak of 2 or more (a
@@ -108,32 +107,13 @@ static int lowest(uint32_t m) {
 #endif
 }
 
-#define OFFSET 4096
+#ifndef INITIAL_BITS
+#define INITIAL_BITS 19
+#endif
 
 static size_t slot_of(uint64_t key, size_t capacity) {
     uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
     return (size_t)(h >> 24) & (capacity - 1);
-}
-
-static uint64_t field(int value) { return value == NO_WIN ? 0 : (uint64_t)(value + OFFSET); }
-
-static int unfield(uint64_t values, int shift) {
-    int v = (int)(values >> shift & 0xFFFF);
-    return v ? v - OFFSET : NO_WIN;
-}
-
-static uint64_t packed(Pair value) {
-    return field(value.best) | field(value.best0) << 16 | field(value.win) << 32 |
-           field(value.win0) << 48;
-}
-
-static Pair unpacked(uint64_t values) {
-    Pair value;
-    value.best = unfield(values, 0);
-    value.best0 = unfield(values, 16);
-    value.win = unfield(values, 32);
-    value.win0 = unfield(values, 48);
-    return value;
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -159,7 +139,7 @@ static Entry *table_of(size_t capacity) {
 }
 
 static int grow(Search *s) {
-    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << INITIAL_BITS;
     Entry *entries = table_of(capacity);
     if (!entries) {
         s->failed = 1;
@@ -184,21 +164,23 @@ static inline int max_of(int a, int b) { return a > b ? a : b; }
 /* A play earning ``gain`` (> 0) to a position worth ``got``: from 0 the score is ``gain`` after it,
  * and max(gain + a, b) >= max(a, b) is what ``got`` makes of it. */
 static inline void take_play(Pair *into, int gain, Pair got) {
-    into->best = max_of(into->best, gain + got.best);
-    into->best0 = max_of(into->best0, max_of(gain + got.best, got.best0));
+    int best = gain + got.best;
+    into->best = (int16_t)max_of(into->best, best);
+    into->best0 = (int16_t)max_of(into->best0, max_of(best, got.best0));
     if (got.win != NO_WIN) {
-        into->win = max_of(into->win, gain + got.win);
-        into->win0 = max_of(into->win0, max_of(gain + got.win, got.win0));
+        int win = gain + got.win;
+        into->win = (int16_t)max_of(into->win, win);
+        into->win0 = (int16_t)max_of(into->win0, max_of(win, got.win0));
     }
 }
 
 /* ``cards`` draws (>= 1) to a position worth ``got``: each costs 5, but from 0 the score stays 0. */
 static inline void take_draws(Pair *into, int cards, Pair got) {
-    into->best = max_of(into->best, got.best - 5 * cards);
-    into->best0 = max_of(into->best0, got.best0);
+    into->best = (int16_t)max_of(into->best, got.best - 5 * cards);
+    into->best0 = (int16_t)max_of(into->best0, got.best0);
     if (got.win != NO_WIN) {
-        into->win = max_of(into->win, got.win - 5 * cards);
-        into->win0 = max_of(into->win0, got.win0);
+        into->win = (int16_t)max_of(into->win, got.win - 5 * cards);
+        into->win0 = (int16_t)max_of(into->win0, got.win0);
     }
 }
 
@@ -276,7 +258,7 @@ static Pair memo(Search *s, uint32_t present, int drawn) {
     uint64_t key = (uint64_t)present | (uint64_t)drawn << 28;
     size_t j = slot_of(key, s->capacity);
     while (s->entries[j].key) {
-        if (s->entries[j].key == key) return unpacked(s->entries[j].values);
+        if (s->entries[j].key == key) return s->entries[j].value;
         j = (j + 1) & (s->capacity - 1);
     }
     Pair got = run(s, present, drawn, s->stock[drawn - 1], 0);
@@ -287,7 +269,7 @@ static Pair memo(Search *s, uint32_t present, int drawn) {
     j = slot_of(key, s->capacity);
     while (s->entries[j].key) j = (j + 1) & (s->capacity - 1);
     s->entries[j].key = key;
-    s->entries[j].values = packed(got);
+    s->entries[j].value = got;
     s->count++;
     return got;
 }
