@@ -32,12 +32,19 @@ def test_traditional_starts_at_zero_and_the_nth_card_of_a_streak_scores_n() -> N
         assert game.apply(f"play {playable[0]}").score_after == 2  # a new streak starts at 1
 
 
-def test_traditional_may_go_below_zero() -> None:
+def test_traditional_never_goes_below_zero() -> None:
+    """A draw takes 5 down to 0 and no lower (GNOME Aisleriot's Triple Peaks, docs/rules.md
+    "Scoring and variants"), and undo puts back the score before it exactly (issue 37)."""
     game = Game.new("TP1-C-AAAAAAB-T")
-    for n in range(1, 24):
+    for _ in range(23):
         game.draw()
-        assert game.score == -5 * n
-    assert game.score == -115 and game.stock_size == 0
+        assert game.score == 0
+    assert game.stock_size == 0
+    game = Game.new("TP1-E-AAAAAAB-T")
+    for p in (21, 19, 22):
+        game.play(p)
+    assert [game.apply(DRAW).score_after for _ in range(3)] == [1, 0, 0]
+    assert [game.apply(UNDO).score_after for _ in range(3)] == [0, 1, 6]
 
 
 def test_ours_is_unchanged_beside_it() -> None:
