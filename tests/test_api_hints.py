@@ -66,7 +66,9 @@ def worker_hint(game: Game) -> str | None:
 
 
 def traditional_hint(game: Game) -> tuple[bool, str | None]:
-    return solver_worker.hint(str(game.code), game.present, game.drawn, game.top, game.streak)
+    return solver_worker.hint(
+        str(game.code), game.present, game.drawn, game.top, game.streak, game.score
+    )
 
 
 def check_traditional_hint(game: Game, winnable: bool, move: str | None) -> None:
@@ -107,6 +109,22 @@ def test_the_workers_hint_starts_a_best_win_from_any_position(
         if move is None:
             break
         game.apply(Action.parse(move))
+
+
+def test_a_traditional_hint_counts_the_score_the_game_has() -> None:
+    """A draw never takes the traditional score below 0 (issue 37), so the best line from a
+    position depends on the score: here, at 45, playing 16 as the best line from a score of 0 does
+    leaves at most 126 of the 135 still possible. The hint is the player's own score's."""
+    actions = ["draw", "draw", *(f"play {p}" for p in (26, 19, 20, 21, 11, 23, 27, 22, 25))]
+    game = Game.replay("TP1-E-THPLHWY-T", actions)
+    assert game.score == 45 and streak.best_score(game).score == 135
+    winnable, move = traditional_hint(game)
+    check_traditional_hint(game, winnable, move)
+    at_zero = solver_worker.hint(str(game.code), game.present, game.drawn, game.top, game.streak, 0)
+    assert at_zero[1] == "play 16" != move
+    after = game.copy()
+    after.apply(Action.parse("play 16"))
+    assert streak.best_score(after).score == 126
 
 
 traditional_codes = st.builds(

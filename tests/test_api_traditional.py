@@ -17,7 +17,7 @@ from tripeaks.solver import explain, streak
 from tripeaks.solver import search as solver
 
 STUCK_BEST = "TP1-E-OHYPLZE-T"
-"""A deal whose best score (85) ends stuck, above its best win (74)."""
+"""A deal whose best score (169) ends stuck, above its best win (140)."""
 LOST = "TP1-C-EYVQHJU-T"
 """A deal no line wins."""
 
@@ -31,10 +31,10 @@ def client(database: str | Path) -> Iterator[TestClient]:
 def test_a_stuck_game_can_reach_the_best_score_of_its_deal(client: TestClient) -> None:
     best = streak.best_score(STUCK_BEST)
     final = play_line(client, new_game(client, STUCK_BEST), best.line)[-1]
-    assert (final["status"], final["score"]) == ("stuck", 85)
+    assert (final["status"], final["score"]) == ("stuck", 169)
     assert result_of(client, final["id"]) == {
         "winnable": True,
-        "best_score": 85,
+        "best_score": 169,
         "best_reached": True,
         "grade": explain.grade(STUCK_BEST).value,
     }
@@ -45,10 +45,10 @@ def test_a_won_game_under_the_traditional_scoring_can_fall_short_of_the_best(
 ) -> None:
     best = streak.best_score(STUCK_BEST)
     final = play_line(client, new_game(client, STUCK_BEST), best.win_line)[-1]
-    assert (final["status"], final["score"]) == ("won", 74)
+    assert (final["status"], final["score"]) == ("won", 140)
     assert result_of(client, final["id"]) == {
         "winnable": True,
-        "best_score": 85,
+        "best_score": 169,
         "best_reached": False,
         "grade": explain.grade(STUCK_BEST).value,
     }

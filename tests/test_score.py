@@ -91,3 +91,9 @@ def test_a_stuck_game_keeps_its_score() -> None:
     assert game.score == 500 - game.moves + 100 * sum(
         all(game.card_at(p) is None for p in peak) for peak in PEAKS
     )
+
+
+def test_a_traditional_draw_takes_five_down_to_zero_and_no_lower() -> None:
+    """Issue 37: GNOME Aisleriot's Triple Peaks sets the score to max(score - 5, 0) on a draw."""
+    assert [scoring.traditional_after_draw(s) for s in (12, 5, 4, 1, 0)] == [7, 0, 0, 0, 0]
+    assert scoring.TRADITIONAL_BEST == 466

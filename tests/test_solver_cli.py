@@ -53,15 +53,16 @@ def test_solve_both_rules_reports_a_lost_deal(capsys: pytest.CaptureFixture[str]
 def test_solve_gives_the_traditional_best_score_and_its_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Under the traditional scoring the best score can end stuck (TP1-E-OHYPLZE-T: 85 points
-    without a win, 74 with the best win), and the line replays through the engine to it."""
+    """Under the traditional scoring the best score can end stuck (TP1-E-OHYPLZE-T: 169 points
+    without a win, 140 with the best win), and the line replays through the engine to it."""
     assert main(["solve", "TP1-E-OHYPLZE-T", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["scoring"], result["winnable"], result["won"]) == ("traditional", True, False)
-    assert (result["final_score"], result["win_score"], result["max_removed"]) == (85, 74, 28)
+    assert (result["final_score"], result["win_score"], result["max_removed"]) == (169, 140, 28)
     game = Game.replay(result["code"], result["line"])
-    assert game.is_stuck and game.score == 85
-    assert result["draws"] == result["line"].count("draw") == len(result["cards"]) - 27
+    assert game.is_stuck and game.score == 169
+    assert result["draws"] == result["line"].count("draw") == 23  # the whole stock, stuck
+    assert len(result["cards"]) == len(result["line"]) == 23 + 28 - game.present.bit_count()
     main(["solve", "TP1-C-OHYPLZE-DJT"])
     out = capsys.readouterr().out
     assert out.startswith("TP1-C-OHYPLZE-DJT (Classic, traditional scoring): winnable; best score")

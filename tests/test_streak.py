@@ -36,13 +36,14 @@ def reference(game: Game) -> tuple[int, int | None]:
     """The best final score over every ending and over the wins alone (None: no win), by trying
     every legal action of the engine from every position, with no pruning at all. The only memo is
     on the state the rest of the game depends on: the cards present, the cards drawn, the rank on
-    top and the streak (the peaks emptied follow from the cards present)."""
-    memo: dict[tuple[int, int, int, int], tuple[int, int | None]] = {}
+    top, the streak (the peaks emptied follow from the cards present) and the score itself (a draw
+    takes 5 but never below 0, so what a draw costs depends on it)."""
+    memo: dict[tuple[int, int, int, int, int], tuple[int, int | None]] = {}
 
-    def future(g: Game) -> tuple[int, int | None]:
+    def final(g: Game) -> tuple[int, int | None]:
         if g.is_won:
-            return 0, 0
-        key = (g.present, g.drawn, g.top_rank, g.streak)
+            return g.score, g.score
+        key = (g.present, g.drawn, g.top_rank, g.streak, g.score)
         if key in memo:
             return memo[key]
         best: int | None = None
@@ -50,16 +51,14 @@ def reference(game: Game) -> tuple[int, int | None]:
         for action in g.legal_moves():
             after = g.copy()
             after.apply(action)
-            gain = after.score - g.score
-            b, w = future(after)
-            best = gain + b if best is None else max(best, gain + b)
+            b, w = final(after)
+            best = b if best is None else max(best, b)
             if w is not None:
-                win = gain + w if win is None else max(win, gain + w)
-        memo[key] = (0, None) if best is None else (best, win)  # no action: stuck, the end
+                win = w if win is None else max(win, w)
+        memo[key] = (g.score, None) if best is None else (best, win)  # no action: stuck, the end
         return memo[key]
 
-    b, w = future(game)
-    return game.score + b, None if w is None else game.score + w
+    return final(game)
 
 
 def near_the_end(code: GameCode, seed: int, cards_left: int) -> Game | None:
@@ -348,15 +347,116 @@ def test_the_extension_refuses_a_malformed_position() -> None:
     ranks, stock = bytes([1] * 28), bytes([2] * 23)
     fits, layout = compiled.streak_fits(Rules.EASY), compiled.STREAK_LAYOUT
     # the last card, an ace on a two: 1 point, and 30 for the third peak emptied
-    assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0)[:2] == (31, bytes([0]))
+    assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0, 0)[:2] == (31, bytes([0]))
+    assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0, 12)[:2] == (43, bytes([0]))
     for bad in (
-        (ranks[:27], stock, fits, layout, 1, 0, 2, 0),
-        (ranks, stock, fits, layout, 1, 24, 2, 0),
-        (ranks, stock, fits, layout, 1, 0, 14, 0),
-        (ranks, stock, fits, layout, 1 << 28, 0, 2, 0),
-        (bytes([0] * 28), stock, fits, layout, 1, 0, 2, 0),
-        (ranks, bytes([14] * 23), fits, layout, 1, 0, 2, 0),
-        (ranks, stock, fits, layout, 1, 0, -1, 0),
+        (ranks[:27], stock, fits, layout, 1, 0, 2, 0, 0),
+        (ranks, stock, fits, layout, 1, 24, 2, 0, 0),
+        (ranks, stock, fits, layout, 1, 0, 14, 0, 0),
+        (ranks, stock, fits, layout, 1 << 28, 0, 2, 0, 0),
+        (bytes([0] * 28), stock, fits, layout, 1, 0, 2, 0, 0),
+        (ranks, bytes([14] * 23), fits, layout, 1, 0, 2, 0, 0),
+        (ranks, stock, fits, layout, 1, 0, -1, 0, 0),
+        (ranks, stock, fits, layout, 1, 0, 2, 0, -1),  # the score is never below 0
     ):
         with pytest.raises(ValueError):
             _streak.best(*bad)
+    with pytest.raises(ValueError, match="below 0"):
+        portable.best_streak(ranks, stock, Rules.EASY, 1, 0, 2, 0, -1)
+
+
+def test_the_score_never_goes_below_0_on_the_way_to_the_best() -> None:
+    """TP1-E-AAAAAAB-T (issue 37): drawn from at the start, the score stays at 0 (each draw is
+    max(score - 5, 0), as GNOME Aisleriot's Triple Peaks has it), and the best line draws early
+    and often. Without the floor its best was 88, dipping to -26 on the way; with it the line that
+    draws first and scores later is worth 114, and both searches say so."""
+    code = GameCode.parse("TP1-E-AAAAAAB-T")
+    game = Game.new(code)
+    for _ in range(8):
+        game.apply(DRAW)
+        assert game.score == 0
+    start = Game.new(code)
+    for kernel in KERNELS:
+        solution = streak.best_score(code, kernel)
+        assert (solution.score, solution.win_score) == (114, 114)
+        check(start, solution)
+        after = start.copy()
+        lowest = 0
+        for action in solution.line:
+            before = after.score
+            after.apply(action)
+            lowest = min(lowest, after.score)
+            if action.kind is ActionKind.DRAW:
+                assert after.score == max(before - 5, 0)
+        assert lowest == 0
+
+
+def low_score(code: GameCode, seed: int, cards_left: int, draw_rate: float) -> Game | None:
+    """A game played in short streaks (after a play, a draw with ``draw_rate`` while the stock
+    lasts): each play earns little and each draw takes 5, so its score stays low, and the floor at
+    0 binds on the way to its best. None if it ended before ``cards_left`` cards are left."""
+    rng = random.Random(seed)
+    game = Game.new(code)
+    while game.present.bit_count() > cards_left:
+        moves = list(game.legal_moves())
+        plays = [m for m in moves if m.kind is ActionKind.PLAY]
+        can_draw = bool(moves) and moves[-1].kind is ActionKind.DRAW
+        if can_draw and (not plays or (game.streak and rng.random() < draw_rate)):
+            game.apply(DRAW)
+        elif plays:
+            game.apply(rng.choice(plays))
+        else:
+            return None
+    return None if game.is_won or game.is_stuck else game
+
+
+def floored(game: Game, line: tuple[Action, ...]) -> bool:
+    """Does a draw of the line meet the floor (a score under 5, kept at 0)?"""
+    after = game.copy()
+    hit = False
+    for action in line:
+        hit = hit or (action.kind is ActionKind.DRAW and after.score < 5)
+        after.apply(action)
+    return hit
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(0, CODE_SPACE - 1),
+    rules=st.sampled_from(BOTH),
+    seed=st.integers(0, 2**32),
+    cards_left=st.integers(5, 12),
+    draw_rate=st.floats(0.3, 0.9),
+)
+def test_both_searches_equal_the_exhaustive_search_at_a_low_score(
+    number: int, rules: Rules, seed: int, cards_left: int, draw_rate: float
+) -> None:
+    """Mid-game positions reached drawing often, so the score is low and the floor binds: the
+    compiled and the Python search equal the exhaustive search through the engine."""
+    game = low_score(traditional(number, rules), seed, cards_left, draw_rate)
+    if game is None:
+        return
+    want = reference(game)
+    for kernel in KERNELS:
+        solution = streak.best_score(game, kernel)
+        assert (solution.score, solution.win_score) == want
+        check(game, solution)
+
+
+@pytest.mark.parametrize("rules", BOTH)
+def test_the_floor_binds_on_best_lines_from_a_low_score(rules: Rules) -> None:
+    """Low-score positions whose best line meets the floor (a draw at a score under 5) are
+    common, and there both searches equal the exhaustive search through the engine."""
+    rng = random.Random(37 + len(rules.value))
+    bound_by_floor = 0
+    for _ in range(16):
+        game = low_score(traditional(rng.randrange(CODE_SPACE), rules), rng.random(), 9, 0.7)
+        if game is None:
+            continue
+        want = reference(game)
+        for kernel in KERNELS:
+            solution = streak.best_score(game, kernel)
+            assert (solution.score, solution.win_score) == want, game
+            check(game, solution)
+        bound_by_floor += floored(game, streak.best_score(game, compiled).line)
+    assert bound_by_floor >= 3

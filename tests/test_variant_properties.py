@@ -57,7 +57,7 @@ def expected_score(game: Game) -> int:
     left = set(range(28))
     for action in standing(game.actions):
         if action.kind is ActionKind.DRAW:
-            score, streak = score + (-5 if traditional else -1), 0
+            score, streak = max(0, score + (-5 if traditional else -1)), 0
             continue
         assert action.pos is not None
         left.discard(action.pos)

@@ -40,11 +40,11 @@ def test_the_joker_is_a_card_of_its_own_in_every_language() -> None:
     assert game_state(game, "en", game_id="g").playable == game.free_positions()
 
 
-def test_a_traditional_score_may_be_sent_below_zero_and_a_peak_says_what_it_earned() -> None:
+def test_a_traditional_score_stays_at_zero_and_a_peak_says_what_it_earned() -> None:
     game = Game.new("TP1-E-AAAAAAB-T")
     turn = game.apply(DRAW)
     state = game_state(game, "en", game_id="g", turn=turn)
-    assert state.score == -5 and state.variant.scoring == "traditional"
+    assert state.score == 0 and state.variant.scoring == "traditional"
     game = Game.new("TP1-E-AAAAAAB-T")
     line = find_win(game.copy())
     assert line is not None

@@ -31,7 +31,7 @@ def after_removal(score: int, peak_emptied: bool) -> int:
 
 TRADITIONAL_START = 0
 TRADITIONAL_DRAW = -5
-"""Each card drawn from the stock costs five points."""
+"""Each card drawn from the stock costs five points, down to zero and no lower."""
 TRADITIONAL_PEAK_BONUSES: tuple[int, ...] = (15, 15, 30)
 """The first and the second peak emptied (in the order they are emptied) earn 15, the third 30."""
 TRADITIONAL_BEST = sum(range(1, 29)) + sum(TRADITIONAL_PEAK_BONUSES)
@@ -39,8 +39,9 @@ TRADITIONAL_BEST = sum(range(1, 29)) + sum(TRADITIONAL_PEAK_BONUSES)
 
 
 def traditional_after_draw(score: int) -> int:
-    """The score after a draw; it may go below zero (the original counted money)."""
-    return score + TRADITIONAL_DRAW
+    """The score after a draw: five points less, but never below zero (as GNOME Aisleriot's
+    Triple Peaks; Microsoft's original counted money across hands, docs/rules.md)."""
+    return max(0, score + TRADITIONAL_DRAW)
 
 
 def traditional_after_removal(score: int, streak: int, peaks_empty: int, peak_emptied: bool) -> int:

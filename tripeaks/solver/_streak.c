@@ -5,8 +5,10 @@
  * depends on (present, drawn) alone: those are memoised in a hash table. Between two draws the
  * search walks the plays of the run depth first (the streak and the peaks emptied known), asking the
  * table whenever the run stops for a draw, and keeping the values of the run positions it walked last
- * in a small cache (a run reaches a position in more than one order). Every value is a pair: the best over every ending (won,
- * or stuck with the stock used up) and the best over the wins alone (NO_WIN when there is none).
+ * in a small cache (a run reaches a position in more than one order). Every value is a pair: the
+ * best over every ending (won, or stuck with the stock used up) and the best over the wins alone
+ * (NO_WIN when there is none), each of them two numbers because the score never goes below 0 (a
+ * draw makes it max(score - 5, 0)): the points still to come, and the final score from 0 (Pair).
  *
  * The file knows no rule and no layout: Python hands it the ranks, the stock, a 14x14 table of
  * which rank fits on which (rank 0 is the wildcard top of an empty discard or a joker: the table
@@ -23,13 +25,28 @@
 #endif
 
 #define CARDS 28
-#define NO_WIN (-1000000)
+#define NO_WIN INT16_MIN /* below any real score: scores run from -155 to 466 */
 #define DRAW_STEP 255
 
+/* A position's value: for the best over every ending and for the best over the wins alone, the
+ * most points still to come (``best``, ``win``: a draw costs its 5 however low the score) and
+ * the best final score from a current score of 0 (``best0``, ``win0``), where the floor at 0 has
+ * had its say. Every future maps a current score x to a final score max(x + a, b) (a draw is
+ * x -> max(x - 5, 0), a play x -> x + gain), so from a current score x >= 0 the best final score
+ * is max(x + best, best0) (docs/solver.md "Traditional scoring: the best score"). */
 typedef struct {
-    int best;
-    int win;
+    int16_t best, best0;
+    int16_t win, win0; /* NO_WIN, both, when the position cannot be won */
 } Pair;
+
+/* A memo entry is 16 bytes, aligned so that an entry never straddles a cache line: the key
+ * (present, and drawn above it: 33 bits; never 0, as drawn is at least 1, so 0 says the slot is
+ * free) and the Pair, four 16-bit values. One 64-bit word held the key and the two values of the
+ * search before the floor at 0; the four values need 36 bits at the least (docs/solver.md). */
+typedef struct {
+    uint64_t key;
+    Pair value;
+} Entry;
 
 /* The cache of recent run positions: 4,096 entries (64 KB), asked at a streak of 2 or more (a
  * position is reached twice within a run only after two plays in another order). Both are
@@ -53,7 +70,7 @@ typedef struct {
     uint8_t stock[64];
     int stock_len;
     /* the memo of post-draw positions: open addressing, linear probing */
-    uint64_t *words;
+    Entry *entries;
     size_t capacity, count;
     int failed;
     long visited; /* positions within runs walked, for the bench */
@@ -90,41 +107,24 @@ static int lowest(uint32_t m) {
 #endif
 }
 
-/* A memo entry is one 64-bit word: the key (present, and drawn above it: 33 bits), a bit that
- * says the slot is taken, and the pair of values, 12 bits each, offset to be non-negative (a win
- * of 0 in the word means there is none). Half the memory of a key and a pair side by side. */
-#define KEY_BITS 33
-#define TAKEN (UINT64_C(1) << KEY_BITS)
-#define KEY_MASK (TAKEN - 1)
-#define OFFSET 2048
+#ifndef INITIAL_BITS
+#define INITIAL_BITS 19
+#endif
 
 static size_t slot_of(uint64_t key, size_t capacity) {
     uint64_t h = key * UINT64_C(0x9E3779B97F4A7C15);
     return (size_t)(h >> 24) & (capacity - 1);
 }
 
-static uint64_t packed(uint64_t key, Pair value) {
-    uint64_t win = value.win == NO_WIN ? 0 : (uint64_t)(value.win + OFFSET);
-    return key | TAKEN | (uint64_t)(value.best + OFFSET) << 34 | win << 46;
-}
-
-static Pair unpacked(uint64_t word) {
-    Pair value;
-    int win = (int)(word >> 46 & 4095);
-    value.best = (int)(word >> 34 & 4095) - OFFSET;
-    value.win = win ? win - OFFSET : NO_WIN;
-    return value;
-}
-
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* A zeroed table of ``capacity`` words. On Linux it is aligned to 2 MB and asked for huge pages
+/* A zeroed table of ``capacity`` entries. On Linux it is aligned to 2 MB and asked for huge pages
  * (transparent huge pages, which the kernel may give in "madvise" mode): the table is megabytes
  * read at random, and with 4 KB pages a look-up may miss the TLB as well as the cache (measured:
  * 6-10% of the time on Easy -DJT, docs/solver.md). Elsewhere, or refused, plain pages; -DNO_HUGE
  * builds without, for the bench's A/B. */
-static uint64_t *table_of(size_t capacity) {
-    size_t bytes = capacity * sizeof(uint64_t);
+static Entry *table_of(size_t capacity) {
+    size_t bytes = capacity * sizeof(Entry);
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(NO_HUGE)
     if (bytes >= HUGE_PAGE) {
         void *p = NULL;
@@ -135,33 +135,53 @@ static uint64_t *table_of(size_t capacity) {
         }
     }
 #endif
-    return calloc(capacity, sizeof(uint64_t));
+    return calloc(capacity, sizeof(Entry));
 }
 
 static int grow(Search *s) {
-    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << 19;
-    uint64_t *words = table_of(capacity);
-    if (!words) {
+    size_t capacity = s->capacity ? s->capacity * 2 : (size_t)1 << INITIAL_BITS;
+    Entry *entries = table_of(capacity);
+    if (!entries) {
         s->failed = 1;
         return 0;
     }
     for (size_t i = 0; i < s->capacity; i++) {
-        if (!s->words[i]) continue;
-        size_t j = slot_of(s->words[i] & KEY_MASK, capacity);
-        while (words[j]) j = (j + 1) & (capacity - 1);
-        words[j] = s->words[i];
+        if (!s->entries[i].key) continue;
+        size_t j = slot_of(s->entries[i].key, capacity);
+        while (entries[j].key) j = (j + 1) & (capacity - 1);
+        entries[j] = s->entries[i];
     }
-    free(s->words);
-    s->words = words;
+    free(s->entries);
+    s->entries = entries;
     s->capacity = capacity;
     return 1;
 }
 
 static Pair memo(Search *s, uint32_t present, int drawn);
 
-static inline void take(Pair *into, int gain, Pair got) {
-    if (gain + got.best > into->best) into->best = gain + got.best;
-    if (got.win != NO_WIN && gain + got.win > into->win) into->win = gain + got.win;
+static inline int max_of(int a, int b) { return a > b ? a : b; }
+
+/* A play earning ``gain`` (> 0) to a position worth ``got``: from 0 the score is ``gain`` after it,
+ * and max(gain + a, b) >= max(a, b) is what ``got`` makes of it. */
+static inline void take_play(Pair *into, int gain, Pair got) {
+    int best = gain + got.best;
+    into->best = (int16_t)max_of(into->best, best);
+    into->best0 = (int16_t)max_of(into->best0, max_of(best, got.best0));
+    if (got.win != NO_WIN) {
+        int win = gain + got.win;
+        into->win = (int16_t)max_of(into->win, win);
+        into->win0 = (int16_t)max_of(into->win0, max_of(win, got.win0));
+    }
+}
+
+/* ``cards`` draws (>= 1) to a position worth ``got``: each costs 5, but from 0 the score stays 0. */
+static inline void take_draws(Pair *into, int cards, Pair got) {
+    into->best = (int16_t)max_of(into->best, got.best - 5 * cards);
+    into->best0 = (int16_t)max_of(into->best0, got.best0);
+    if (got.win != NO_WIN) {
+        into->win = (int16_t)max_of(into->win, got.win - 5 * cards);
+        into->win0 = (int16_t)max_of(into->win0, got.win0);
+    }
 }
 
 /* The draws from ``drawn`` cards drawn up to the first stock card that some free card fits (the
@@ -183,10 +203,10 @@ static int next_playable(const Search *s, uint32_t free, int drawn) {
  * cards) and a hit skips the whole walk under it. A fifth of the walk on Easy -DJT, more on the
  * deals with the widest runs; the memo of post-draw positions is untouched. */
 static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
-    Pair out = {NO_WIN, NO_WIN};
+    Pair out = {NO_WIN, NO_WIN, NO_WIN, NO_WIN};
     s->visited++;
     if (!present) {
-        out.best = out.win = 0;
+        out.best = out.best0 = out.win = out.win0 = 0;
         return out;
     }
     uint32_t free = free_of(s, present);
@@ -194,7 +214,7 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
 #if defined(__GNUC__) || defined(__clang__)
     if (next && next <= s->stock_len) { /* the draw's entry is asked for last: fetch it now */
         uint64_t key = (uint64_t)present | (uint64_t)next << 28;
-        __builtin_prefetch(&s->words[slot_of(key, s->capacity)]);
+        __builtin_prefetch(&s->entries[slot_of(key, s->capacity)]);
     }
 #endif
     uint32_t plays = free & s->fit_mask[top];
@@ -212,19 +232,19 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
         plays &= plays - 1;
         uint32_t after = present & ~(UINT32_C(1) << p);
         int gain = streak + 1 + bonus_of(s, after, p);
-        take(&out, gain, run(s, after, drawn, s->rank[p], streak + 1));
+        take_play(&out, gain, run(s, after, drawn, s->rank[p], streak + 1));
         moved = 1;
         if (s->failed) return out;
     }
     if (next > s->stock_len) { /* drawing the rest of the stock, and stuck */
-        Pair stuck = {0, NO_WIN};
-        take(&out, -5 * (s->stock_len - drawn), stuck);
+        Pair stuck = {0, 0, NO_WIN, NO_WIN};
+        take_draws(&out, s->stock_len - drawn, stuck);
         moved = 1;
     } else if (next) {
-        take(&out, -5 * (next - drawn), memo(s, present, next));
+        take_draws(&out, next - drawn, memo(s, present, next));
         moved = 1;
     }
-    if (!moved) out.best = 0; /* stuck: the game ends here, and it is not a win */
+    if (!moved) out.best = out.best0 = 0; /* stuck: the game ends here, and it is not a win */
     if (key && !s->failed) {
         s->recent[slot].key = key;
         s->recent[slot].value = out;
@@ -237,8 +257,8 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
 static Pair memo(Search *s, uint32_t present, int drawn) {
     uint64_t key = (uint64_t)present | (uint64_t)drawn << 28;
     size_t j = slot_of(key, s->capacity);
-    while (s->words[j]) {
-        if ((s->words[j] & KEY_MASK) == key) return unpacked(s->words[j]);
+    while (s->entries[j].key) {
+        if (s->entries[j].key == key) return s->entries[j].value;
         j = (j + 1) & (s->capacity - 1);
     }
     Pair got = run(s, present, drawn, s->stock[drawn - 1], 0);
@@ -247,16 +267,25 @@ static Pair memo(Search *s, uint32_t present, int drawn) {
         if (!grow(s)) return got;
     }
     j = slot_of(key, s->capacity);
-    while (s->words[j]) j = (j + 1) & (s->capacity - 1);
-    s->words[j] = packed(key, got);
+    while (s->entries[j].key) j = (j + 1) & (s->capacity - 1);
+    s->entries[j].key = key;
+    s->entries[j].value = got;
     s->count++;
     return got;
 }
 
-/* A line from the position whose points are its value (the best, or the best win), found again
- * step by step: the first action whose gain and value add up to what is left to earn. */
-static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, int wins, int target,
-                   uint8_t *steps) {
+/* The best final score from a position worth ``value`` with a current score of ``score`` >= 0. */
+static int final_of(Pair value, int wins, int score) {
+    if (wins)
+        return value.win == NO_WIN ? NO_WIN : max_of(score + value.win, value.win0);
+    return max_of(score + value.best, value.best0);
+}
+
+/* A line from the position, its current score ``score``, to the final score ``target`` (the best,
+ * or the best win), found again step by step: the first action after which the best final score
+ * is still ``target``, the score counted on the way with the floor (a draw: max(score - 5, 0)). */
+static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, int wins, int score,
+                   int target, uint8_t *steps) {
     int n = 0;
     while (present) {
         uint32_t plays = free_of(s, present) & s->fit_mask[top];
@@ -267,13 +296,12 @@ static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, 
             uint32_t after = present & ~(UINT32_C(1) << p);
             int gain = streak + 1 + bonus_of(s, after, p);
             Pair got = run(s, after, drawn, s->rank[p], streak + 1);
-            int value = wins ? got.win : got.best;
-            if (value != NO_WIN && gain + value == target) {
+            if (final_of(got, wins, score + gain) == target) {
                 chosen = p;
                 present = after;
                 top = s->rank[p];
                 streak++;
-                target -= gain;
+                score += gain;
                 break;
             }
         }
@@ -281,9 +309,9 @@ static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, 
             steps[n++] = (uint8_t)chosen;
             continue;
         }
-        if (drawn >= s->stock_len) break;
-        steps[n++] = DRAW_STEP;
-        target += 5;
+        if (drawn >= s->stock_len) break; /* stuck: the score is the target */
+        steps[n++] = DRAW_STEP; /* no play keeps the target in reach, so the draw does */
+        score = max_of(score - 5, 0);
         top = s->stock[drawn];
         drawn++;
         streak = 0;
@@ -295,9 +323,9 @@ static PyObject *best(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer ranks, stock, fits, layout;
     unsigned long present;
-    int drawn, top, streak;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*kiii", &ranks, &stock, &fits, &layout, &present, &drawn,
-                          &top, &streak))
+    int drawn, top, streak, score;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*kiiii", &ranks, &stock, &fits, &layout, &present, &drawn,
+                          &top, &streak, &score))
         return NULL;
     PyObject *result = NULL;
     Search *s = calloc(1, sizeof *s);
@@ -307,7 +335,8 @@ static PyObject *best(PyObject *self, PyObject *args) {
     }
     if (ranks.len != CARDS || stock.len > 31 || fits.len != 14 * 14 ||
         layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 0 || top > 13 ||
-        streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS)) {
+        streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS) || score < 0 ||
+        score > 10000) {
         PyErr_SetString(PyExc_ValueError, "_streak.best: malformed position");
         goto done;
     }
@@ -361,31 +390,35 @@ static PyObject *best(PyObject *self, PyObject *args) {
         goto done;
     }
     uint8_t best_line[128], win_line[128];
-    int best_len = 0, win_len = 0;
+    int best_len = 0, win_len = 0, best_score = 0, win_score = NO_WIN;
     Pair value;
     Py_BEGIN_ALLOW_THREADS;
     value = run(s, (uint32_t)present, drawn, top, streak);
     if (!s->failed) {
-        best_len = line_of(s, (uint32_t)present, drawn, top, streak, 0, value.best, best_line);
-        if (value.win != NO_WIN)
-            win_len = line_of(s, (uint32_t)present, drawn, top, streak, 1, value.win, win_line);
+        best_score = final_of(value, 0, score);
+        best_len = line_of(s, (uint32_t)present, drawn, top, streak, 0, score, best_score,
+                           best_line);
+        win_score = final_of(value, 1, score);
+        if (win_score != NO_WIN)
+            win_len = line_of(s, (uint32_t)present, drawn, top, streak, 1, score, win_score,
+                              win_line);
     }
     Py_END_ALLOW_THREADS;
     if (s->failed) {
         PyErr_NoMemory();
         goto done;
     }
-    if (value.win == NO_WIN)
-        result = Py_BuildValue("(iy#OOnl)", value.best, (const char *)best_line,
+    if (win_score == NO_WIN)
+        result = Py_BuildValue("(iy#OOnl)", best_score, (const char *)best_line,
                                (Py_ssize_t)best_len, Py_None, Py_None, (Py_ssize_t)s->count,
                                s->visited);
     else
-        result = Py_BuildValue("(iy#iy#nl)", value.best, (const char *)best_line,
-                               (Py_ssize_t)best_len, value.win, (const char *)win_line,
+        result = Py_BuildValue("(iy#iy#nl)", best_score, (const char *)best_line,
+                               (Py_ssize_t)best_len, win_score, (const char *)win_line,
                                (Py_ssize_t)win_len, (Py_ssize_t)s->count, s->visited);
 done:
     if (s) {
-        free(s->words);
+        free(s->entries);
         free(s);
     }
     PyBuffer_Release(&ranks);
@@ -397,10 +430,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"best", best, METH_VARARGS,
-     "best(ranks, stock, fits, layout, present, drawn, top, streak) -> (best, line, win, "
-     "win_line, memoised, visited): the most points still to come, over every ending and over "
-     "the wins alone (None, None when it cannot be won), each with a line (a position a play, "
-     "255 a draw); then how many post-draw positions were memoised and run positions walked."},
+     "best(ranks, stock, fits, layout, present, drawn, top, streak, score) -> (best, line, win, "
+     "win_line, memoised, visited): the best final score from the current score (>= 0), over "
+     "every ending and over the wins alone (None, None when it cannot be won), each with a line "
+     "(a position a play, 255 a draw); then how many post-draw positions were memoised and run "
+     "positions walked."},
     {NULL, NULL, 0, NULL},
 };
 

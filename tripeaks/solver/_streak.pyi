@@ -9,5 +9,6 @@ def best(
     drawn: int,
     top: int,
     streak: int,
+    score: int,
     /,
 ) -> tuple[int, bytes, int | None, bytes | None, int, int]: ...

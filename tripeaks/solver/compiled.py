@@ -146,12 +146,19 @@ STREAK_LAYOUT = struct.pack("<28I", *COVERED_BY_MASK) + struct.pack("<3I", *PEAK
 
 
 def best_streak(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, streak: int
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    streak: int,
+    score: int,
 ) -> tuple[int, bytes, int | None, bytes | None, int]:
-    """The traditional scoring's best points still to come over every ending and over the wins
-    alone, each with its line, and the positions memoised."""
+    """The traditional scoring's best final score from the current ``score`` over every ending
+    and over the wins alone, each with its line, and the positions memoised."""
     answer = _streak.best(
-        tableau, stock, streak_fits(rules), STREAK_LAYOUT, present, drawn, top, streak
+        tableau, stock, streak_fits(rules), STREAK_LAYOUT, present, drawn, top, streak, score
     )
     return answer[:5]
 

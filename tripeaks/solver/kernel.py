@@ -117,9 +117,11 @@ class Kernel(Protocol):
         drawn: int,
         top: int,
         streak: int,
+        score: int,
     ) -> tuple[int, bytes, int | None, bytes | None, int]:
-        """The traditional scoring's most points still to come over every ending, its line, the
-        same over the wins alone (None, None: no win), and the positions memoised (a figure)."""
+        """The traditional scoring's best final score from the current ``score`` (never below 0)
+        over every ending, its line, the same over the wins alone (None, None: no win), and the
+        positions memoised (a figure)."""
         ...
 
     def plays_won(

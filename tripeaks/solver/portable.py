@@ -505,15 +505,22 @@ def _bonus(after: int, pos: int) -> int:
 
 
 class _StreakSearch:
-    """One deal under one rules, as small ints; ``value`` is the memoised search."""
+    """One deal under one rules, as small ints; ``value`` is the memoised search.
+
+    The score never goes below 0 (a draw makes it max(score - 5, 0)), so a position's value is a
+    pair: ``points``, the most points still to come with every draw charged its 5, and ``zero``,
+    the best final score from a current score of 0. Any future turns a score x into max(x + a, b)
+    (a play is x + gain, a draw max(x - 5, 0), and the two compose into the same shape), so from a
+    score x >= 0 the best final score is max(x + points, zero). A play earning g to a position
+    worth (p, z) is worth (g + p, max(g + p, z)); a draw, (p - 5, z); an ending, (0, 0)."""
 
     def __init__(self, tableau: bytes, stock: bytes, rules: Rules, wins_only: bool) -> None:
         self.ranks = tuple(tableau)
         self.stock = tuple(stock)
         self.fits = tuple(tuple(fits(rules, r, t) for t in range(14)) for r in range(14))
         self.stuck = NO_WIN if wins_only else 0
-        self.memo: dict[int, tuple[int, bool]] = {}
-        """(value, exact) by position key; not exact means "at most value"."""
+        self.memo: dict[int, tuple[int, bool, int, bool]] = {}
+        """(points, exact, zero, exact) by position key; not exact means "at most this"."""
 
     def plays(self, present: int, top: int) -> list[int]:
         """The free cards that fit ``top``, lowest position first."""
@@ -524,60 +531,79 @@ class _StreakSearch:
             if present >> p & 1 and not present & COVERED_BY_MASK[p] and fits[ranks[p]][top]
         ]
 
-    def value(self, present: int, drawn: int, top: int, streak: int, alpha: int) -> int:
-        """The most points still to come from the position, exact when above ``alpha``; at or
-        below it, a number at or below ``alpha`` that is at least the true value."""
+    def value(
+        self, present: int, drawn: int, top: int, streak: int, alpha: int, beta: int
+    ) -> tuple[int, int]:
+        """The position's (points, zero). ``zero`` is exact when above ``beta``; at or below it,
+        a number at or below ``beta`` that is at least the true value. ``points`` the same with
+        min(alpha, beta) for its threshold (a play's points count towards ``zero`` too)."""
         if not present:
-            return 0
+            return 0, 0
+        alpha = min(alpha, beta)
         key = present | drawn << 28 | top << 33 | streak << 37
         known = self.memo.get(key)
-        if known is not None and (known[1] or known[0] <= alpha):
-            return known[0]
-        best_possible = bound(present, streak)
+        if known is not None and (known[1] or known[0] <= alpha) and (known[3] or known[2] <= beta):
+            return known[0], known[2]
+        best_possible = bound(present, streak)  # at least both: zero counts no more than points
         if best_possible <= alpha:
-            return best_possible
-        best = NO_WIN - 1
+            return best_possible, best_possible
+        points = zero = NO_WIN - 1
         moved = False
         for p in self.plays(present, top):
             moved = True
             after = present & ~(1 << p)
             gain = streak + 1 + _bonus(after, p)
-            got = gain + self.value(
-                after, drawn, self.ranks[p], streak + 1, max(alpha, best) - gain
+            high = max(beta, zero)
+            got, got_zero = self.value(
+                after, drawn, self.ranks[p], streak + 1, min(max(alpha, points), high) - gain, high
             )
-            if got > best:
-                best = got
-                if best >= best_possible:
-                    break
-        if drawn < len(self.stock) and best < best_possible:
+            points = max(points, gain + got)
+            zero = max(zero, gain + got, got_zero)
+            if min(points, zero) >= best_possible:
+                break
+        if drawn < len(self.stock) and min(points, zero) < best_possible:
             moved = True
-            gain = scoring.TRADITIONAL_DRAW
-            got = gain + self.value(
-                present, drawn + 1, self.stock[drawn], 0, max(alpha, best) - gain
+            got, got_zero = self.value(
+                present,
+                drawn + 1,
+                self.stock[drawn],
+                0,
+                max(alpha, points) - scoring.TRADITIONAL_DRAW,
+                max(beta, zero),
             )
-            best = max(best, got)
+            points = max(points, got + scoring.TRADITIONAL_DRAW)
+            zero = max(zero, got_zero)
         if not moved:
-            best = self.stuck
-        self.memo[key] = (best, best > alpha)
-        return best
+            points = zero = self.stuck
+        self.memo[key] = (points, points > alpha, zero, zero > beta)
+        return points, zero
 
-    def line(self, present: int, drawn: int, top: int, streak: int, target: int) -> bytes:
-        """A line whose points are ``target``, the position's value (found again step by step)."""
+    def reaches(
+        self, present: int, drawn: int, top: int, streak: int, score: int, target: int
+    ) -> bool:
+        """Can the position, its current score ``score``, still end with ``target`` or more?"""
+        points, zero = self.value(present, drawn, top, streak, target - score - 1, target - 1)
+        return score + points >= target or zero >= target
+
+    def line(
+        self, present: int, drawn: int, top: int, streak: int, score: int, target: int
+    ) -> bytes:
+        """A line from the position, its current score ``score``, to the final score ``target``
+        (its best, found again step by step), the score counted with the floor on the way."""
         steps = bytearray()
         while present:
             for p in self.plays(present, top):
                 after = present & ~(1 << p)
-                gain = streak + 1 + _bonus(after, p)
-                need = target - gain
-                if self.value(after, drawn, self.ranks[p], streak + 1, need - 1) >= need:
+                gained = score + streak + 1 + _bonus(after, p)
+                if self.reaches(after, drawn, self.ranks[p], streak + 1, gained, target):
                     steps.append(p)
-                    present, top, streak, target = after, self.ranks[p], streak + 1, need
+                    present, top, streak, score = after, self.ranks[p], streak + 1, gained
                     break
             else:
                 if drawn == len(self.stock):
                     break
-                steps.append(_DRAW)
-                target -= scoring.TRADITIONAL_DRAW
+                steps.append(_DRAW)  # no play keeps the target in reach, so the draw does
+                score = scoring.traditional_after_draw(score)
                 top, drawn, streak = self.stock[drawn], drawn + 1, 0
         return bytes(steps)
 
@@ -587,32 +613,43 @@ def _streak_searched(
     stock: bytes,
     rules: Rules,
     position: tuple[int, int, int, int],
+    score: int,
     wins_only: bool,
 ) -> tuple[int | None, bytes | None, int]:
-    """The best points still to come, a line (None, None when only wins count and the position
-    cannot be won) and how many positions were memoised."""
+    """The best final score from ``score``, a line (None, None when only wins count and the
+    position cannot be won) and how many positions were memoised."""
     found = _StreakSearch(tableau, stock, rules, wins_only)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000))
     try:
-        value = found.value(*position, NO_WIN - 1)
-        if value <= NO_WIN // 2:
+        points, zero = found.value(*position, NO_WIN - 1, NO_WIN - 1)
+        if points <= NO_WIN // 2:
             return None, None, len(found.memo)
-        return value, found.line(*position, value), len(found.memo)
+        final = max(score + points, zero)
+        return final, found.line(*position, score, final), len(found.memo)
     finally:
         sys.setrecursionlimit(limit)
 
 
 def best_streak(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, streak: int
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    streak: int,
+    score: int,
 ) -> tuple[int, bytes, int | None, bytes | None, int]:
-    """The best points still to come under the traditional scoring over every ending and over
-    the wins alone, each with a line that earns them (None, None when it cannot be won), and how
-    many positions the search memoised."""
+    """The best final score from the current ``score`` (never below 0) under the traditional
+    scoring over every ending and over the wins alone, each with a line that reaches it (None,
+    None when it cannot be won), and how many positions the search memoised."""
+    if score < 0:
+        raise ValueError("the traditional score is never below 0")
     position = (present, drawn, top, streak)
-    best, steps, memoised = _streak_searched(tableau, stock, rules, position, False)
+    best, steps, memoised = _streak_searched(tableau, stock, rules, position, score, False)
     assert best is not None and steps is not None  # every position ends somehow
-    win, win_steps, _ = _streak_searched(tableau, stock, rules, position, True)
+    win, win_steps, _ = _streak_searched(tableau, stock, rules, position, score, True)
     return best, steps, win, win_steps, memoised
 
 

@@ -4,9 +4,15 @@ Under our scoring every win costs the same 28 removals, so the best win is the f
 (tripeaks/solver/search.py). Under the traditional scoring (docs/rules.md "Scoring and variants") it is
 not: the n-th card of a streak scores n and a draw costs 5, so a draw that lets a longer streak
 follow can be worth it. The search here therefore keeps the streak in its state: a position is the
-cards present (a 28-bit mask), the cards drawn, the rank on top and the streak, and its value is the
-most points the rest of the game can still earn. The peaks emptied so far follow from the cards
-present, and so does every bonus still to come.
+cards present (a 28-bit mask), the cards drawn, the rank on top and the streak. The peaks emptied so
+far follow from the cards present, and so does every bonus still to come.
+
+The score never goes below 0 (a draw makes it max(score - 5, 0)), so what the rest of the game earns
+depends on the score it starts from. It does so simply: any fixed future turns a score x into
+max(x + a, b), so a position's value is two numbers, the most points still to come (the draws
+charged in full) and the best final score from a score of 0, and the best final score from x >= 0
+is the larger of x + the first and the second (docs/solver.md "Traditional scoring: the best
+score").
 
 After a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw
 position depends on (present, drawn) alone. The compiled kernel (tripeaks/solver/_streak.c) memoises
@@ -86,7 +92,7 @@ def best_score(game_or_code: Game | GameCode | str, kernel: Kernel | None = None
         won = game.is_won
         return StreakSolution(done, (), won, won, done if won else None, ())
     cards = game.deal
-    points, steps, win, win_steps, memoised = (kernel or seam.KERNEL).best_streak(
+    score, steps, win, win_steps, memoised = (kernel or seam.KERNEL).best_streak(
         bytes(card.rank for card in cards.tableau),
         bytes(card.rank for card in cards.stock),
         game.rules,
@@ -94,14 +100,15 @@ def best_score(game_or_code: Game | GameCode | str, kernel: Kernel | None = None
         game.drawn,
         game.top_rank,
         game.streak,
+        game.score,
     )
     won = game.present.bit_count() == sum(1 for s in steps if s != DRAW_STEP)
     return StreakSolution(
-        score=game.score + points,
+        score=score,
         line=_actions(steps),
         won=won,
         winnable=win is not None,
-        win_score=None if win is None else game.score + win,
+        win_score=win,
         win_line=() if win_steps is None else _actions(win_steps),
         memoised=memoised,
     )

@@ -181,7 +181,7 @@ class GameState(BaseModel):
     version: int = Field(ge=0)
     status: StatusName
     score: int
-    """Ours never goes below zero; the traditional scoring may."""
+    """Never below zero, under either scoring."""
     moves: int = Field(ge=0)
     can_undo: bool
     can_redo: bool

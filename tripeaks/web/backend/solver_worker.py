@@ -34,9 +34,11 @@ its next hint."""
 MOVES_KEPT = 1024
 """Positions whose first move a deal remembers (a line adds at most 51); then it starts over."""
 
-Position = tuple[int, int, int, int]
-"""(cards on the table as a mask, cards drawn, rank on the discard, streak): all a hint depends on.
-The streak is 0 under our scoring, where it scores nothing."""
+Position = tuple[int, int, int, int, int]
+"""(cards on the table as a mask, cards drawn, rank on the discard, streak, score): all a hint
+depends on. The streak and the score are 0 under our scoring, where the streak scores nothing and a
+best win is the fewest draws whatever the score; under the traditional one a draw never takes the
+score below 0, so the best line from a position depends on the score it starts from."""
 Hint = tuple[bool, str | None]
 """(winnable from the position, the hint's move as Action text or None)."""
 
@@ -70,20 +72,28 @@ class Deal:
         self.moves: dict[Position, str | None] = {}
         """The hint's move from positions met on best lines; None where there is none."""
 
-    def at(self, present: int, drawn: int, top: Card | None, streak: int = 0) -> Game:
+    def at(
+        self, present: int, drawn: int, top: Card | None, streak: int = 0, score: int = 0
+    ) -> Game:
         """A game standing at the position, without replaying how it got there.
 
-        Which moves are legal and where they lead depend on these and the deal alone; the score,
-        log and undo history of this game are the start's and mean nothing here (the points still
-        to come do not depend on the points made).
+        Which moves are legal and where they lead depend on these and the deal alone; the log and
+        undo history of this game are the start's and mean nothing here. The score is the
+        player's under the traditional scoring, where the points still to come depend on it (a
+        draw takes 5 but never below 0); under ours it is the start's (a best win is the fewest
+        draws whatever the score).
         """
         game = self.start.copy()
         game.present, game.drawn, game.discard = present, drawn, [] if top is None else [top]
         game.streak = streak
+        if self.traditional:
+            game.score = score
         return game
 
     def position(self, game: Game) -> Position:
-        return (game.present, game.drawn, game.top_rank, game.streak if self.traditional else 0)
+        if self.traditional:
+            return (game.present, game.drawn, game.top_rank, game.streak, game.score)
+        return (game.present, game.drawn, game.top_rank, 0, 0)
 
     def hint(self, game: Game) -> Hint:
         """(winnable from the game, the hint's move; see the class). Every position along a best
@@ -169,10 +179,13 @@ def solve_deal(code: str) -> tuple[bool, int | None]:
     return deal(code).verdict()
 
 
-def hint(code: str, present: int, drawn: int, top: Card | None, streak: int = 0) -> Hint:
-    """(winnable from the position, the hint's move as Action text; see Deal)."""
+def hint(
+    code: str, present: int, drawn: int, top: Card | None, streak: int = 0, score: int = 0
+) -> Hint:
+    """(winnable from the position, the hint's move as Action text; see Deal). ``streak`` and
+    ``score`` count under the traditional scoring only."""
     known = deal(code)
-    return known.hint(known.at(present, drawn, top, streak))
+    return known.hint(known.at(present, drawn, top, streak, score))
 
 
 def counts() -> tuple[int, int]:

@@ -82,8 +82,9 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 HintKey = Hashable
 """What a search answers: equal keys have equal answers, and share one search. A perfect hint's
-is (code, cards on the table, cards drawn, rank on the discard, streak under the traditional
-scoring and 0 under ours); a fair hint's ("fair", explain.visible_key); a review's ("review",
+is (code, cards on the table, cards drawn, rank on the discard, and the streak and the score under
+the traditional scoring, 0 and 0 under ours: a draw never takes the traditional score below 0, so
+the best line depends on it); a fair hint's ("fair", explain.visible_key); a review's ("review",
 code, log, left)."""
 
 
@@ -239,9 +240,12 @@ class Solvers:
         if game.code is None:
             return None
         top = game.top  # None: an empty discard
-        streak = game.streak if game.variant.scoring is Scoring.TRADITIONAL else 0
-        key = (str(game.code), game.present, game.drawn, game.top_rank, streak)
-        answer = await self._ask(key, player, address, solver_worker.hint, *key[:3], top, streak)
+        traditional = game.variant.scoring is Scoring.TRADITIONAL
+        streak, score = (game.streak, game.score) if traditional else (0, 0)
+        key = (str(game.code), game.present, game.drawn, game.top_rank, streak, score)
+        answer = await self._ask(
+            key, player, address, solver_worker.hint, *key[:3], top, streak, score
+        )
         if answer is None:
             return None
         winnable, text = answer
