@@ -121,7 +121,7 @@ def test_the_help_has_every_section_in_every_language(new_page, lang, artifacts)
     expect(after).to_have_count(1)
     expect(after.locator(".tableau .card:not([hidden])")).to_have_count(25)
     expect(after.locator(".tableau .card:not([hidden]):not(.back)")).to_have_count(8)
-    expect(help_.locator("#help-sources li")).to_have_count(10)
+    expect(help_.locator("#help-sources li")).to_have_count(11)
     spec = {
         "en": [
             "Value must be one higher or lower",
