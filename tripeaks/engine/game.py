@@ -12,12 +12,12 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import lru_cache
 
 from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER_RANK, Card, Suit
 from tripeaks.engine.codes import Deal, GameCode, deal
-from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layout import THREE_PEAKS, Layout, tables
+from tripeaks.engine.layout import Slot as Slot  # where it has always been imported from
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 
@@ -116,14 +116,6 @@ class Place(Enum):
     DISCARD = "discard"
 
 
-class Slot(Enum):
-    """What the player sees at a tableau position."""
-
-    REMOVED = "removed"
-    FACE_DOWN = "face_down"
-    FACE_UP = "face_up"
-
-
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Everything one action did: the page animates it and the live region says it from this alone.
@@ -179,66 +171,6 @@ class _Done:
     runs_before: int
 
 
-class _Tables:
-    """What the engine asks of a layout, at hand for the hot paths: its tables, its traditional
-    bonuses, and the slots and free cards of each set of cards left, kept as they are asked for
-    (a reply asks for them more than once)."""
-
-    __slots__ = (
-        "all_mask",
-        "bonuses",
-        "covered_by_mask",
-        "covers",
-        "free_of",
-        "group_masks",
-        "group_of",
-        "layout",
-        "size",
-        "slots_of",
-    )
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        self.size = layout.size
-        self.all_mask = layout.all_mask
-        self.covered_by_mask = layout.covered_by_mask
-        self.covers = layout.covers
-        self.group_masks = layout.group_masks
-        self.group_of = layout.group_of
-        self.bonuses = scoring.traditional_bonuses(len(layout.groups))
-        positions = range(layout.size)
-        covered_by_mask = layout.covered_by_mask
-
-        @lru_cache(maxsize=4096)
-        def slots_of(present: int, open_peaks: bool = False) -> tuple[Slot, ...]:
-            """With open peaks every card left is face up, free or not."""
-            return tuple(
-                Slot.REMOVED
-                if not present >> p & 1
-                else Slot.FACE_DOWN
-                if present & covered_by_mask[p] and not open_peaks
-                else Slot.FACE_UP
-                for p in positions
-            )
-
-        @lru_cache(maxsize=4096)
-        def free_of(present: int) -> tuple[int, ...]:
-            return tuple(
-                p for p in positions if present >> p & 1 and not present & covered_by_mask[p]
-            )
-
-        self.slots_of = slots_of
-        self.free_of = free_of
-
-    def groups_empty(self, present: int) -> int:
-        return sum(1 for mask in self.group_masks if not present & mask)
-
-
-@lru_cache(maxsize=64)
-def _tables(layout: Layout) -> _Tables:
-    return _Tables(layout)
-
-
 class Game:
     """One game of TriPeaks from its deal on its layout (Three Peaks unless said); positions are
     the layout's flat indexes (Three Peaks' 0-27 of docs/rules.md §1)."""
@@ -270,7 +202,7 @@ class Game:
         self.code = code
         self.layout = layout
         """The table this game is played on: every rule about positions reads it."""
-        self._t = _tables(layout)
+        self._t = tables(layout)
         self.present = layout.all_mask
         """Bit p is set while the card at position p is on the tableau."""
         self.drawn = 0

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+
+from tripeaks.engine.score import traditional_bonuses
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 MAX_SIZE = 51
@@ -208,6 +212,75 @@ def _check_groups(groups: tuple[tuple[int, ...], ...], size: int) -> None:
     every = [p for group in groups for p in group]
     if not groups or any(not group for group in groups) or sorted(every) != list(range(size)):
         raise ValueError("a layout's groups are not empty and hold every position exactly once")
+
+
+class Slot(Enum):
+    """What the player sees at a tableau position."""
+
+    REMOVED = "removed"
+    FACE_DOWN = "face_down"
+    FACE_UP = "face_up"
+
+
+class Tables:
+    """What the engine asks of a layout, at hand for the hot paths: its tables, its traditional
+    bonuses, and the slots and free cards of each set of cards left, kept as they are asked for
+    (a reply asks for them more than once)."""
+
+    __slots__ = (
+        "all_mask",
+        "bonuses",
+        "covered_by_mask",
+        "covers",
+        "free_of",
+        "group_masks",
+        "group_of",
+        "layout",
+        "size",
+        "slots_of",
+    )
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.size = layout.size
+        self.all_mask = layout.all_mask
+        self.covered_by_mask = layout.covered_by_mask
+        self.covers = layout.covers
+        self.group_masks = layout.group_masks
+        self.group_of = layout.group_of
+        self.bonuses = traditional_bonuses(len(layout.groups))
+        positions = range(layout.size)
+        covered_by_mask = layout.covered_by_mask
+
+        @lru_cache(maxsize=4096)
+        def slots_of(present: int, open_peaks: bool = False) -> tuple[Slot, ...]:
+            """With open peaks every card left is face up, free or not."""
+            return tuple(
+                Slot.REMOVED
+                if not present >> p & 1
+                else Slot.FACE_DOWN
+                if present & covered_by_mask[p] and not open_peaks
+                else Slot.FACE_UP
+                for p in positions
+            )
+
+        @lru_cache(maxsize=4096)
+        def free_of(present: int) -> tuple[int, ...]:
+            return tuple(
+                p for p in positions if present >> p & 1 and not present & covered_by_mask[p]
+            )
+
+        self.slots_of = slots_of
+        self.free_of = free_of
+
+    def groups_empty(self, present: int) -> int:
+        return sum(1 for mask in self.group_masks if not present & mask)
+
+
+@lru_cache(maxsize=64)
+def tables(layout: Layout) -> Tables:
+    """The engine's tables of ``layout``, made once."""
+    return Tables(layout)
 
 
 THREE_PEAKS = Layout.drawn(
