@@ -6,7 +6,8 @@ The lines are the solver's: the best win of each of the bench's fixed Easy deals
 ``fixed_codes``), or for a deal that cannot be won a seeded random line of legal moves to its end;
 after every 7th action of a line an ``undo`` and the same action again, so that undo is timed too.
 Prints the median and p99 of one ``Game.apply`` (wall clock, nanoseconds) and games/s for
-``Game.replay`` of every line (the code dealt, then every action applied).
+``Game.replay`` of every line (the code dealt, then every action applied), by the wall clock and a
+second of the process's CPU time (steadier on a shared machine), the median of the rounds.
 
 With ``--baseline REV`` the same lines are replayed, in the same run, by the engine of git revision
 REV too (its ``tripeaks`` package extracted into a temporary directory): the two engines take turns
@@ -83,11 +84,19 @@ def child(path: Path) -> None:
             started = clock()
             apply(action)
             per_action.append(clock() - started)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for code, actions in lines:
         Game.replay(code, actions)
-    seconds = time.perf_counter() - started
-    print(json.dumps({"per_action": per_action, "games_per_s": len(lines) / seconds}))
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
+    print(
+        json.dumps(
+            {
+                "per_action": per_action,
+                "games_per_s": len(lines) / seconds,
+                "games_per_cpu_s": len(lines) / cpu_seconds,
+            }
+        )
+    )
 
 
 def run(tree: Path, path: Path) -> dict[str, object]:
@@ -107,11 +116,12 @@ def run(tree: Path, path: Path) -> dict[str, object]:
 def report(name: str, results: list[dict[str, object]]) -> None:
     per_action = sorted(t for r in results for t in r["per_action"])  # type: ignore[attr-defined]
     games = [float(r["games_per_s"]) for r in results]  # type: ignore[arg-type]
+    cpu = [float(r["games_per_cpu_s"]) for r in results]  # type: ignore[arg-type]
     p99 = per_action[int(len(per_action) * 0.99)]
     print(
         f"{name:<10} apply median {statistics.median(per_action):6.0f} ns  p99 {p99:6.0f} ns"
-        f"  ({len(per_action)} actions)   replay {statistics.median(games):7.0f} games/s"
-        f" (rounds: {', '.join(f'{g:.0f}' for g in games)})"
+        f"  ({len(per_action)} actions)   replay {statistics.median(games):5.0f} games/s wall,"
+        f" {statistics.median(cpu):5.0f} a CPU second (best round {max(cpu):.0f})"
     )
 
 

@@ -144,3 +144,17 @@ def test_layout_refuses_unsound_tables() -> None:
         Layout.drawn("bad", "a0 A1")
     with pytest.raises(ValueError, match="1 to 51"):
         Layout.drawn("huge", "\n".join(f"a{i}" * 13 for i in range(4)))
+
+
+@every_layout
+def test_near_the_end_is_at_most_eight_cards_left_or_under_four_in_the_stock(
+    layout: Layout,
+) -> None:
+    game = Game.new(GameCode.from_number(7), layout)
+    assert not game.near_the_end
+    left = set(range(layout.size))
+    while len(left) > 8:  # take cards off as a player could not: the rule looks at counts alone
+        p = min(p for p in left if not set(layout.covered_by[p]) & left)
+        left.discard(p)
+        game.present &= ~(1 << p)
+        assert game.near_the_end == (len(left) <= 8), len(left)
