@@ -61,6 +61,7 @@ class Layout:
     """The order a screen reader names the cards in: rows top to bottom, each left to right."""
     face_up_at_start: frozenset[int] = field(init=False, repr=False, compare=False)
     """The positions no card covers: the cards face up when the game starts."""
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         size = len(self.places)
@@ -92,9 +93,14 @@ class Layout:
             "index_in_row": tuple(next(r.index(p) for r in rows if p in r) for p in positions),
             "reading_order": tuple(p for row in rows for p in row),
             "face_up_at_start": frozenset(p for p in positions if not self.covered_by[p]),
+            "_hash": hash((self.id, self.places, self.covered_by, self.groups)),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
+
+    def __hash__(self) -> int:
+        """Of the data, as equality is, but computed once: a game looks its tables up by it."""
+        return self._hash
 
     def _x(self, pos: int) -> int:
         return self.places[pos][0]
