@@ -158,3 +158,10 @@ def test_near_the_end_is_at_most_eight_cards_left_or_under_four_in_the_stock(
         left.discard(p)
         game.present &= ~(1 << p)
         assert game.near_the_end == (len(left) <= 8), len(left)
+
+
+def test_a_picture_keeps_its_empty_rows_and_refuses_what_it_cannot_show() -> None:
+    gapped = Layout.drawn("gapped", "a0  b0\n\n a0")
+    assert gapped.places == ((0, 0), (4, 0), (1, 4)) and gapped.picture() == "a0  b0\n\n a0"
+    with pytest.raises(ValueError, match="cannot be drawn"):
+        Layout("half_rows", ((0, 0), (2, 1)), ((), ()), ((0, 1),)).picture()

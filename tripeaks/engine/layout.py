@@ -159,18 +159,18 @@ class Layout:
 
     def picture(self) -> str:
         """The layout drawn as :meth:`drawn` reads it, each card's layer its depth: 0 for a card
-        nothing lies under, else one more than the deepest card it lies over."""
+        nothing lies under, else one more than the deepest card it lies over. A ValueError for a
+        layout no picture can show (a row between lines, more than 26 groups or 10 layers)."""
         depth: list[int] = [0] * self.size
         for p in _topological(self.covers, self.size):
             depth[p] = max((depth[q] + 1 for q in self.covers[p]), default=0)
-        lines = []
-        for row in self.rows:
-            line = ""
-            for p in row:
-                x = self.places[p][0]
-                line += " " * (x - len(line)) + "abcdefghijklmnopqrstuvwxyz"[self.group_of[p]]
-                line += str(depth[p] % 10)
-            lines.append(line)
+        if any(y % 2 for _, y in self.places) or len(self.groups) > 26 or max(depth) > 9:
+            raise ValueError(f"{self.id} cannot be drawn as a picture")
+        lines = [""] * (max(y for _, y in self.places) // 2 + 1)
+        for p in self.reading_order:
+            x, y = self.places[p]
+            line, letter = y // 2, "abcdefghijklmnopqrstuvwxyz"[self.group_of[p]]
+            lines[line] += " " * (x - len(lines[line])) + letter + str(depth[p])
         return "\n".join(lines)
 
 
