@@ -53,14 +53,15 @@ The left slope, the floor and the right slope are the groups, 9 cards each: 27 c
 UP_AND_DOWN = Layout.drawn(
     "up_and_down",
     """
-  a0b2b2b2c0d2d2d2e0
- a1a1b1b1c1c1d1d1e1e1
-a2a2a2b0c2c2c2d0e2e2e2
+   a0b7b7b7b7c0
+  a2a2b5b5b5c2c2
+ a4a4a4b3b3c4c4c4
+a6a6a6a6b1c6c6c6c6
 """,
 )
-"""Five peaks of 6 cards, pointing up and down in turn: a, c and e are covered from below (their
-tops are the deepest), b and d from above (their bottoms are); each peak's wide row is face up (15
-cards), and every middle-row card between two peaks is covered by both. 30 cards."""
+"""Two peaks pointing up and one pointing down between them, 10 cards each: the up peaks covered
+from below as Three Peaks' are, the down peak from above; the wide rows are face up (12 cards), and
+where the peaks meet, each lies over the other's edge. 30 cards."""
 
 THEATRE = Layout.drawn(
     "theatre",
