@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tripeaks.engine.cards import FULL_DECK, JOKER, Card
-from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import OPTION_LETTERS, Variant
 
@@ -378,15 +378,17 @@ def deck(number: int) -> bytes:
     return bytes(python_deck(number))
 
 
-def deal(code: GameCode | str) -> Deal:
-    """The cards of a code, TP1 or TP2; the rules letter, the scoring and open peaks play no part,
-    an empty discard leaves its card on the stock and a joker joins the stock without moving any
-    card."""
+def deal(code: GameCode | str, layout: Layout = THREE_PEAKS) -> Deal:
+    """The cards of a code, TP1 or TP2, on ``layout`` (Three Peaks unless said): the same shuffle
+    on every layout, its first n cards to a table of n, the next to the discard, the rest to the
+    stock. The rules letter, the scoring and open peaks play no part, an empty discard leaves its
+    card on the stock and a joker joins the stock without moving any card."""
     if isinstance(code, str):
         code = GameCode.parse(code)
     cards = [FULL_DECK[c] for c in code.deck()]
-    rest = cards[TABLEAU_SIZE:]
+    size = layout.size
+    rest = cards[size:]
     discard = None if code.variant.empty_discard else rest.pop(0)
     if code.variant.joker:
         rest.insert(code.joker_place(len(rest)), JOKER)
-    return Deal(tableau=tuple(cards[:TABLEAU_SIZE]), discard=discard, stock=tuple(rest))
+    return Deal(tableau=tuple(cards[:size]), discard=discard, stock=tuple(rest))

@@ -12,19 +12,12 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import lru_cache
 
 from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER_RANK, Card, Suit
 from tripeaks.engine.codes import Deal, GameCode, deal
-from tripeaks.engine.layout import (
-    ALL_MASK,
-    COVERED_BY_MASK,
-    COVERS,
-    PEAK_MASKS,
-    PEAK_OF,
-    TABLEAU_SIZE,
-)
+from tripeaks.engine.layout import THREE_PEAKS, Layout, tables
+from tripeaks.engine.layout import Slot as Slot  # where it has always been imported from
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 
@@ -34,9 +27,10 @@ ACTION_LIMIT = 5_000
 """The longest a game's log may grow (plays, draws and undos together; a redo is logged as the play
 or draw it is). A real game ends far below it; an endless draw/undo loop would otherwise grow it,
 and every replay and hint with it, without bound."""
-NEAR_THE_END_REMOVED = 20
+NEAR_THE_END_LEFT = 8
 NEAR_THE_END_STOCK = 4
-"""A game is near its end once this many cards are off the tableau or fewer are left in the stock."""
+"""A game is near its end once at most this many cards are left on the tableau (Three Peaks: 20 of
+its 28 removed) or fewer than this many in the stock."""
 
 
 class Reason(Enum):
@@ -122,14 +116,6 @@ class Place(Enum):
     DISCARD = "discard"
 
 
-class Slot(Enum):
-    """What the player sees at a tableau position."""
-
-    REMOVED = "removed"
-    FACE_DOWN = "face_down"
-    FACE_UP = "face_up"
-
-
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Everything one action did: the page animates it and the live region says it from this alone.
@@ -185,39 +171,22 @@ class _Done:
     runs_before: int
 
 
-@lru_cache(maxsize=4096)
-def _slots_of(present: int, open_peaks: bool = False) -> tuple[Slot, ...]:
-    """The slots follow from which cards are left alone; a reply asks for them more than once.
-
-    With open peaks every card left is face up, free or not."""
-    return tuple(
-        Slot.REMOVED
-        if not present >> p & 1
-        else Slot.FACE_DOWN
-        if present & COVERED_BY_MASK[p] and not open_peaks
-        else Slot.FACE_UP
-        for p in range(TABLEAU_SIZE)
-    )
-
-
-def _peaks_empty(present: int) -> int:
-    return sum(1 for mask in PEAK_MASKS if not present & mask)
-
-
-@lru_cache(maxsize=4096)
-def _free_of(present: int) -> tuple[int, ...]:
-    return tuple(
-        p for p in range(TABLEAU_SIZE) if present >> p & 1 and not present & COVERED_BY_MASK[p]
-    )
-
-
 class Game:
-    """One game of TriPeaks from its deal; positions are the flat indexes 0-27 of docs/rules.md §1."""
+    """One game of TriPeaks from its deal on its layout (Three Peaks unless said); positions are
+    the layout's flat indexes (Three Peaks' 0-27 of docs/rules.md §1)."""
 
-    def __init__(self, cards: Deal, rules: Rules | Variant, code: GameCode | None = None) -> None:
+    def __init__(
+        self,
+        cards: Deal,
+        rules: Rules | Variant,
+        code: GameCode | None = None,
+        layout: Layout = THREE_PEAKS,
+    ) -> None:
         variant = Variant(rules) if isinstance(rules, Rules) else rules
-        if len(cards.tableau) != TABLEAU_SIZE:
-            raise ValueError(f"a tableau has {TABLEAU_SIZE} cards, not {len(cards.tableau)}")
+        if len(cards.tableau) != layout.size:
+            raise ValueError(
+                f"a tableau of {layout.id} has {layout.size} cards, not {len(cards.tableau)}"
+            )
         every = [*cards.tableau, *([cards.discard] if cards.discard else []), *cards.stock]
         if len(set(every)) != len(every):
             raise ValueError("a deal cannot hold the same card twice")
@@ -231,7 +200,10 @@ class Game:
         self.variant = variant
         """The rules, scoring and variants this game is played with: the engine asks only this."""
         self.code = code
-        self.present = ALL_MASK
+        self.layout = layout
+        """The table this game is played on: every rule about positions reads it."""
+        self._t = tables(layout)
+        self.present = layout.all_mask
         """Bit p is set while the card at position p is on the tableau."""
         self.drawn = 0
         """How many stock cards have been turned onto the discard."""
@@ -262,10 +234,10 @@ class Game:
     # Construction -------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, code: GameCode | str) -> Game:
+    def new(cls, code: GameCode | str, layout: Layout = THREE_PEAKS) -> Game:
         if isinstance(code, str):
             code = GameCode.parse(code)
-        return cls(deal(code), code.variant, code)
+        return cls(deal(code, layout), code.variant, code, layout)
 
     @classmethod
     def from_deal(
@@ -275,14 +247,17 @@ class Game:
         discard: Card | None,
         stock: Sequence[Card],
         rules: Rules | Variant = Rules.EASY,
+        layout: Layout = THREE_PEAKS,
     ) -> Game:
         """A game of any explicit deal (no code), such as the original help's example."""
-        return cls(Deal(tuple(tableau), discard, tuple(stock)), rules)
+        return cls(Deal(tuple(tableau), discard, tuple(stock)), rules, layout=layout)
 
     @classmethod
-    def replay(cls, code: GameCode | str, actions: Iterable[Action | str]) -> Game:
+    def replay(
+        cls, code: GameCode | str, actions: Iterable[Action | str], layout: Layout = THREE_PEAKS
+    ) -> Game:
         """Rebuild a game from its code and its action log; an illegal step raises IllegalMove."""
-        game = cls.new(code)
+        game = cls.new(code, layout)
         steps = list(actions)
         game.action_limit = max(ACTION_LIMIT, len(steps))
         for action in steps:
@@ -294,6 +269,7 @@ class Game:
         and for the store's snapshots: the deal was checked when this game was made)."""
         twin = Game.__new__(Game)
         twin.deal, twin.variant, twin.code = self.deal, self.variant, self.code
+        twin.layout, twin._t = self.layout, self._t
         twin.present, twin.drawn, twin.discard = self.present, self.drawn, list(self.discard)
         twin.score, twin.moves = self.score, self.moves
         twin.streak, twin.longest_streak, twin.left = self.streak, self.longest_streak, self.left
@@ -353,14 +329,14 @@ class Game:
         its streak), ``draws`` (m, −5m), ``peaks`` (k, the bonuses they earned). Then ``floor``
         (0, what the floor at 0 gave back) when that is not 0. Every figure is of the player's own
         visible actions: nothing hidden is told."""
-        played = TABLEAU_SIZE - self.present.bit_count()
-        peaks = _peaks_empty(self.present)
+        played = self._t.size - self.present.bit_count()
+        peaks = self._t.groups_empty(self.present)
         if self.variant.scoring is Scoring.TRADITIONAL:
             parts = [
                 ScorePart("start", 1, scoring.TRADITIONAL_START),
                 ScorePart("runs", played, self.runs),
                 ScorePart("draws", self.drawn, scoring.TRADITIONAL_DRAW * self.drawn),
-                ScorePart("peaks", peaks, sum(scoring.TRADITIONAL_PEAK_BONUSES[:peaks])),
+                ScorePart("peaks", peaks, sum(self._t.bonuses[:peaks])),
             ]
         else:
             parts = [
@@ -381,7 +357,7 @@ class Game:
 
     def is_free(self, pos: int) -> bool:
         """On the tableau with none of its covering cards left."""
-        return bool(self.present >> pos & 1) and not self.present & COVERED_BY_MASK[pos]
+        return bool(self.present >> pos & 1) and not self.present & self._t.covered_by_mask[pos]
 
     def is_face_up(self, pos: int) -> bool:
         """A card turns face up when its last covering card goes, so face up means free; with open
@@ -397,15 +373,15 @@ class Game:
         return Slot.FACE_UP if self.is_face_up(pos) else Slot.FACE_DOWN
 
     def slots(self) -> list[Slot]:
-        """Every position's slot, 0-27 (the page draws all of them at each reply)."""
-        return list(_slots_of(self.present, self.variant.open_peaks))
+        """Every position's slot, in position order (the page draws all of them at each reply)."""
+        return list(self._t.slots_of(self.present, self.variant.open_peaks))
 
     def free_positions(self) -> list[int]:
-        return list(_free_of(self.present))
+        return list(self._t.free_of(self.present))
 
     def playable_positions(self) -> list[int]:
         """Free cards that fit the discard (all of them on an empty discard or a joker)."""
-        free = _free_of(self.present)
+        free = self._t.free_of(self.present)
         top = self.discard[-1] if self.discard else None
         if top is None or top.suit is Suit.JOKER:
             return list(free)
@@ -465,8 +441,8 @@ class Game:
     @property
     def near_the_end(self) -> bool:
         """Close enough to its end that the deal's verdict is worth preparing now."""
-        removed = TABLEAU_SIZE - self.present.bit_count()
-        return removed >= NEAR_THE_END_REMOVED or self.stock_size < NEAR_THE_END_STOCK
+        left = self.present.bit_count()
+        return left <= NEAR_THE_END_LEFT or self.stock_size < NEAR_THE_END_STOCK
 
     def leave(self) -> None:
         """The player starts another game instead; from now on every action is refused.
@@ -518,11 +494,12 @@ class Game:
             raise IllegalMove(Reason.GAME_OVER)
         if len(self._log) >= self.action_limit:
             raise IllegalMove(Reason.TOO_LONG)
-        if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
+        t = self._t
+        if not isinstance(pos, int) or not 0 <= pos < t.size:
             raise IllegalMove(Reason.NO_SUCH_POSITION)
         if not self.present >> pos & 1:
             raise IllegalMove(Reason.REMOVED)
-        if self.present & COVERED_BY_MASK[pos]:
+        if self.present & t.covered_by_mask[pos]:
             raise IllegalMove(Reason.LOCKED)
         card = self.deal.tableau[pos]
         if not self.fits(card):
@@ -532,14 +509,15 @@ class Game:
         self._remember(action)
         self.present &= ~(1 << pos)
         self.discard.append(card)
-        emptied = not self.present & PEAK_MASKS[PEAK_OF[pos]]
-        peak = PEAK_OF[pos] if emptied else None
+        group = t.group_of[pos]
+        emptied = not self.present & t.group_masks[group]
+        peak = group if emptied else None
         self.streak += 1
         self.longest_streak = max(self.longest_streak, self.streak)
         self.runs += self.streak
         if self.variant.scoring is Scoring.TRADITIONAL:
             self.score = scoring.traditional_after_removal(
-                self.score, self.streak, _peaks_empty(self.present), emptied
+                self.score, self.streak, t.groups_empty(self.present), emptied, t.bonuses
             )
         else:
             self.score = scoring.after_removal(self.score, emptied)
@@ -593,8 +571,9 @@ class Game:
         peak_points = 0
         if pos is not None:
             covered = self._turned_up(pos)
-            if not self.present & PEAK_MASKS[PEAK_OF[pos]]:
-                peak = PEAK_OF[pos]
+            group = self._t.group_of[pos]
+            if not self.present & self._t.group_masks[group]:
+                peak = group
                 peak_points = self._peak_bonus()
             self.present |= 1 << pos
             target = Place.TABLEAU
@@ -668,14 +647,14 @@ class Game:
         """What the peak emptied last earned, or the peak about to be refilled had earned: its
         place in the order of emptying is the number of peaks empty now."""
         traditional = self.variant.scoring is Scoring.TRADITIONAL
-        return scoring.peak_bonus(traditional, _peaks_empty(self.present))
+        return scoring.peak_bonus(traditional, self._t.groups_empty(self.present), self._t.bonuses)
 
     def _turned_up(self, pos: int) -> tuple[int, ...]:
         """The cards under ``pos`` that are face up because its card is gone: none with open
         peaks, where nothing ever turns over."""
         if self.variant.open_peaks:
             return ()
-        return tuple(q for q in COVERS[pos] if self.is_free(q))
+        return tuple(q for q in self._t.covers[pos] if self.is_free(q))
 
     def _remember(self, action: Action) -> None:
         """Keep an accepted play or draw for undo and in the log, and count it. The same action
@@ -688,9 +667,8 @@ class Game:
         self._log.append(action)
         self.moves += 1
 
-    @staticmethod
-    def _check_position(pos: int) -> None:
-        if not isinstance(pos, int) or not 0 <= pos < TABLEAU_SIZE:
+    def _check_position(self, pos: int) -> None:
+        if not isinstance(pos, int) or not 0 <= pos < self._t.size:
             raise IllegalMove(Reason.NO_SUCH_POSITION)
 
     def __repr__(self) -> str:

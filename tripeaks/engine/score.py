@@ -32,9 +32,31 @@ def after_removal(score: int, peak_emptied: bool) -> int:
 TRADITIONAL_START = 0
 TRADITIONAL_DRAW = -5
 """Each card drawn from the stock costs five points, down to zero and no lower."""
-TRADITIONAL_PEAK_BONUSES: tuple[int, ...] = (15, 15, 30)
-"""The first and the second peak emptied (in the order they are emptied) earn 15, the third 30."""
-TRADITIONAL_BEST = sum(range(1, 29)) + sum(TRADITIONAL_PEAK_BONUSES)
+TRADITIONAL_GROUP_BONUS = 15
+"""What each group (peak) emptied earns under the traditional scoring, but the last one emptied."""
+TRADITIONAL_LAST_GROUP_BONUS = 30
+"""What the last group emptied, the one that clears the table, earns under the traditional scoring."""
+
+
+def traditional_bonuses(groups: int) -> tuple[int, ...]:
+    """The traditional bonuses of a layout of ``groups`` groups, in the order they are emptied:
+    15 for every group but the last emptied, 30 for the last (docs/rules.md "Layouts"); Three
+    Peaks' 15, 15 and 30."""
+    if groups < 1:
+        raise ValueError(f"a layout has at least one group, not {groups}")
+    return (TRADITIONAL_GROUP_BONUS,) * (groups - 1) + (TRADITIONAL_LAST_GROUP_BONUS,)
+
+
+def traditional_best(size: int, groups: int) -> int:
+    """The most the traditional scoring can give on a layout of ``size`` cards in ``groups`` groups:
+    one streak of every card and every group's bonus."""
+    return sum(range(1, size + 1)) + sum(traditional_bonuses(groups))
+
+
+TRADITIONAL_PEAK_BONUSES: tuple[int, ...] = traditional_bonuses(3)
+"""Three Peaks': the first and the second peak emptied (in the order they are emptied) earn 15,
+the third 30."""
+TRADITIONAL_BEST = traditional_best(28, 3)
 """One streak of all 28 cards and every peak: 1 + 2 + … + 28 + 60 = 466."""
 
 
@@ -44,16 +66,26 @@ def traditional_after_draw(score: int) -> int:
     return max(0, score + TRADITIONAL_DRAW)
 
 
-def traditional_after_removal(score: int, streak: int, peaks_empty: int, peak_emptied: bool) -> int:
+def traditional_after_removal(
+    score: int,
+    streak: int,
+    peaks_empty: int,
+    peak_emptied: bool,
+    bonuses: tuple[int, ...] = TRADITIONAL_PEAK_BONUSES,
+) -> int:
     """The score after the ``streak``-th card of a streak (1 for the first) is played.
 
-    ``peaks_empty`` is how many peaks are empty after it; if it emptied one, that is the peak's
-    place in the order of emptying, and the bonus for that place is added."""
+    ``peaks_empty`` is how many groups are empty after it; if it emptied one, that is the group's
+    place in the order of emptying, and the bonus for that place (of the layout's ``bonuses``,
+    :func:`traditional_bonuses`; Three Peaks' by default) is added."""
     score += streak
-    return score + TRADITIONAL_PEAK_BONUSES[peaks_empty - 1] if peak_emptied else score
+    return score + bonuses[peaks_empty - 1] if peak_emptied else score
 
 
-def peak_bonus(traditional: bool, peaks_empty: int) -> int:
-    """What emptying a peak earns when ``peaks_empty`` peaks are empty after it (its place in the
-    order of emptying): ours +100 each, the traditional 15, 15 and 30."""
-    return TRADITIONAL_PEAK_BONUSES[peaks_empty - 1] if traditional else PEAK_BONUS
+def peak_bonus(
+    traditional: bool, peaks_empty: int, bonuses: tuple[int, ...] = TRADITIONAL_PEAK_BONUSES
+) -> int:
+    """What emptying a group earns when ``peaks_empty`` groups are empty after it (its place in the
+    order of emptying): ours +100 each, the traditional the layout's ``bonuses`` (Three Peaks' 15,
+    15 and 30 by default)."""
+    return bonuses[peaks_empty - 1] if traditional else PEAK_BONUS
