@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from tripeaks.engine.cards import FULL_DECK, JOKER, Card
 from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layouts import BY_WORD
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import OPTION_LETTERS, Variant
 
@@ -37,7 +38,7 @@ CARDS = 52
 ORDERS = math.factorial(CARDS)
 """The orders of a deck: a TP2 code's letters read as a number below this."""
 _MASK64 = (1 << 64) - 1
-_CODE_RE = re.compile(r"(TP[12])-([A-Z])-([A-Z]*)(?:-([A-Z]*))?")
+_CODE_RE = re.compile(r"(TP[12])-(?:([A-Z]{2,})-)?([A-Z])-([A-Z]*)(?:-([A-Z]*))?")
 _LETTERS_OF = {FORMAT: LETTERS, LONG_FORMAT: LONG_LETTERS}
 _RULES_LETTERS = {"E": Rules.EASY, "C": Rules.CLASSIC, "N": Rules.EASY}  # N is the legacy Easy
 
@@ -53,12 +54,15 @@ class GameCode:
 
     ``GameCode(Rules.CLASSIC, "ABCDEFG")`` is a standard game, as it has always been written;
     ``GameCode(Variant(...), "ABCDEFG")`` one with options (written ``TP1-C-ABCDEFG-JOT``). With
-    48 letters it is a long code (``TP2-C-`` and the letters): the rank of its deck's order."""
+    48 letters it is a long code (``TP2-C-`` and the letters): the rank of its deck's order. On a
+    layout other than Three Peaks, the layout's word follows the format (``TP1-VALLEY-C-ABCDEFG``;
+    docs/deal-format.md "Layouts"); a code without one is Three Peaks, as every code before was."""
 
     variant: Variant
     letters: str
+    layout: Layout
 
-    def __init__(self, game: Rules | Variant, letters: str) -> None:
+    def __init__(self, game: Rules | Variant, letters: str, layout: Layout = THREE_PEAKS) -> None:
         variant = Variant(game) if isinstance(game, Rules) else game
         if len(letters) not in (LETTERS, LONG_LETTERS) or not all(
             c in string.ascii_uppercase for c in letters
@@ -74,6 +78,7 @@ class GameCode:
             )
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "letters", letters)
+        object.__setattr__(self, "layout", layout)
 
     @property
     def rules(self) -> Rules:
@@ -102,7 +107,13 @@ class GameCode:
                 "a game code looks like TP1-E-AAAAAAB, or TP1-E-AAAAAAB-JT with options,"
                 f" not {text.strip()!r}"
             )
-        form, letter, letters, options = match.groups()
+        form, word, letter, letters, options = match.groups()
+        layout = THREE_PEAKS if word is None else BY_WORD.get(word)
+        if layout is None:
+            raise InvalidCode(
+                f"the layouts are {', '.join(sorted(BY_WORD))}, not {word!r}"
+                " (a code without one is Three Peaks, as in TP1-E-AAAAAAB)"
+            )
         rules = _RULES_LETTERS.get(letter)
         if rules is None:
             raise InvalidCode(f"the rules letter must be E (Easy) or C (Classic), not {letter!r}")
@@ -111,7 +122,7 @@ class GameCode:
                 f"a {form} code ends in {_LETTERS_OF[form]} letters A-Z, not {len(letters)}"
             )
         if options is None:
-            return cls(rules, letters)
+            return cls(rules, letters, layout)
         if not options:
             raise InvalidCode(
                 "a game code's options follow its last hyphen, as in TP1-E-AAAAAAB-JT;"
@@ -128,7 +139,7 @@ class GameCode:
             raise InvalidCode(
                 f"each option letter is given once, but {''.join(repeated)!r} is repeated"
             )
-        return cls(Variant(rules).with_options(options), letters)
+        return cls(Variant(rules).with_options(options), letters, layout)
 
     @classmethod
     def from_number(cls, number: int, rules: Rules | Variant = Rules.EASY) -> GameCode:
@@ -192,12 +203,14 @@ class GameCode:
         return joker_place(self.number, stock_size)
 
     def with_rules(self, rules: Rules) -> GameCode:
-        """The same deal and options under other rules."""
-        return GameCode(replace(self.variant, rules=rules), self.letters)
+        """The same deal, layout and options under other rules."""
+        return GameCode(replace(self.variant, rules=rules), self.letters, self.layout)
 
     def __str__(self) -> str:
-        """The canonical form: capitals, E or C, the options (if any) in the order DJOT."""
-        plain = f"{self.format}-{self.rules.value}-{self.letters}"
+        """The canonical form: capitals, the layout's word (none for Three Peaks), E or C, the
+        options (if any) in the order DJOT."""
+        word = "" if self.layout is THREE_PEAKS else f"{self.layout.word}-"
+        plain = f"{self.format}-{word}{self.rules.value}-{self.letters}"
         return f"{plain}-{self.options}" if self.options else plain
 
 
@@ -258,13 +271,26 @@ class NotOffered(ValueError):
     outside refuses options it does not offer with this, rather than playing the standard game
     instead; ``letters`` are the refused ones, the others of the code are fine."""
 
-    def __init__(self, variant: Variant, code: GameCode | None = None, letters: str = "") -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        code: GameCode | None = None,
+        letters: str = "",
+        layout: Layout | None = None,
+    ) -> None:
         self.variant = variant
         self.code = code
         """The typed code the options came in (the refusal then names the same deal without the
         refused ones); None for the choices of a new random deal."""
-        self.letters = letters or variant.options
-        super().__init__(f"the options {self.letters} of {code or variant.key} are not offered")
+        self.layout = layout
+        """A layout this version does not offer yet (the code's), or None: then options are."""
+        self.letters = "" if layout is not None else letters or variant.options
+        what = (
+            f"the layout {layout.id} is"
+            if layout is not None
+            else f"the options {self.letters} are"
+        )
+        super().__init__(f"{what} not offered ({code or variant.key})")
 
     @property
     def without(self) -> GameCode | None:
@@ -272,6 +298,8 @@ class NotOffered(ValueError):
         the choices of a new random deal. The words are :func:`tripeaks.i18n.refusal`'s."""
         if self.code is None:
             return None
+        if self.layout is not None:  # the same deal on Three Peaks
+            return GameCode(self.code.variant, self.code.letters)
         kept = "".join(letter for letter in self.code.options if letter not in self.letters)
         return GameCode(self.code.variant.with_options(kept), self.code.letters)
 
@@ -289,8 +317,17 @@ def offer(variant: Variant, code: GameCode | None = None) -> Variant:
     return variant
 
 
+OFFERED_LAYOUTS: tuple[Layout, ...] = (THREE_PEAKS,)
+"""The layouts this version plays from end to end (engine, solver, store, page): Three Peaks. The
+engine plays every layout of tripeaks/engine/layouts.py and codes name them, but the solver and the
+page do not know them yet (issue 38), so every door refuses them with NotOffered."""
+
+
 def offered(code: GameCode) -> GameCode:
-    """``code`` itself when the app offers every option it has, or NotOffered (see :func:`offer`)."""
+    """``code`` itself when the app offers its layout and every option it has, or NotOffered (see
+    :func:`offer`)."""
+    if code.layout not in OFFERED_LAYOUTS:
+        raise NotOffered(code.variant, code, layout=code.layout)
     offer(code.variant, code)
     return code
 
@@ -378,15 +415,15 @@ def deck(number: int) -> bytes:
     return bytes(python_deck(number))
 
 
-def deal(code: GameCode | str, layout: Layout = THREE_PEAKS) -> Deal:
-    """The cards of a code, TP1 or TP2, on ``layout`` (Three Peaks unless said): the same shuffle
+def deal(code: GameCode | str, layout: Layout | None = None) -> Deal:
+    """The cards of a code, TP1 or TP2, on ``layout`` (the code's unless said): the same shuffle
     on every layout, its first n cards to a table of n, the next to the discard, the rest to the
     stock. The rules letter, the scoring and open peaks play no part, an empty discard leaves its
     card on the stock and a joker joins the stock without moving any card."""
     if isinstance(code, str):
         code = GameCode.parse(code)
     cards = [FULL_DECK[c] for c in code.deck()]
-    size = layout.size
+    size = (layout or code.layout).size
     rest = cards[size:]
     discard = None if code.variant.empty_discard else rest.pop(0)
     if code.variant.joker:

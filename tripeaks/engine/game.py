@@ -234,9 +234,11 @@ class Game:
     # Construction -------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, code: GameCode | str, layout: Layout = THREE_PEAKS) -> Game:
+    def new(cls, code: GameCode | str, layout: Layout | None = None) -> Game:
+        """The game of a code, on the code's layout unless ``layout`` says another."""
         if isinstance(code, str):
             code = GameCode.parse(code)
+        layout = layout or code.layout
         return cls(deal(code, layout), code.variant, code, layout)
 
     @classmethod
@@ -254,7 +256,7 @@ class Game:
 
     @classmethod
     def replay(
-        cls, code: GameCode | str, actions: Iterable[Action | str], layout: Layout = THREE_PEAKS
+        cls, code: GameCode | str, actions: Iterable[Action | str], layout: Layout | None = None
     ) -> Game:
         """Rebuild a game from its code and its action log; an illegal step raises IllegalMove."""
         game = cls.new(code, layout)

@@ -106,6 +106,12 @@ class Layout:
         return self.places[pos][0]
 
     @property
+    def word(self) -> str:
+        """The layout's name in a game code: its id in capitals without underscores (``VALLEY``,
+        ``UPANDDOWN``); docs/deal-format.md "Layouts"."""
+        return self.id.replace("_", "").upper()
+
+    @property
     def centre_x(self) -> tuple[float, ...]:
         """Each card's centre in card widths (the API's x)."""
         return tuple(x / 2 for x, _ in self.places)

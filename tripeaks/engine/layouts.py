@@ -102,3 +102,6 @@ LAYOUTS: tuple[Layout, ...] = (
 """Every layout, Three Peaks first."""
 
 BY_ID: dict[str, Layout] = {layout.id: layout for layout in LAYOUTS}
+
+BY_WORD: dict[str, Layout] = {layout.word: layout for layout in LAYOUTS}
+"""Every layout by the word a game code names it with (``VALLEY``; docs/deal-format.md "Layouts")."""

@@ -117,6 +117,12 @@ def refusal(error: IllegalMove | NotOffered, lang: str = "en") -> str:
     _ = translator(lang)
     if isinstance(error, IllegalMove):
         return _(f"error.{error.reason.value}")
+    if error.layout is not None:
+        return _(
+            "error.layout_not_offered",
+            layout=_(f"layout.{error.layout.id}"),
+            code=str(error.without),
+        )
     names = ", ".join(_(f"option.{OPTION_NAMES[letter]}") for letter in error.letters)
     if error.without is None:
         return _("error.options_not_offered_new", options=names)

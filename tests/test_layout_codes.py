@@ -1,0 +1,157 @@
+"""Codes carry the layout (issue 38, docs/deal-format.md "Layouts"): a layout's word follows the
+format, every code written before is Three Peaks and deals the same cards forever, a malformed or
+unknown layout is a clear error, and every door of the app refuses a layout it does not offer yet,
+in the player's language, changing nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from test_api_support import WIN_CODE, new_game, send
+
+from tripeaks.cli.main import main
+from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offered
+from tripeaks.engine.game import DRAW, Game
+from tripeaks.engine.layout import THREE_PEAKS
+from tripeaks.engine.layouts import BY_WORD, LAYOUTS, VALLEY
+from tripeaks.i18n import refusal
+
+OTHERS = [layout for layout in LAYOUTS if layout is not THREE_PEAKS]
+
+
+@pytest.mark.parametrize("layout", OTHERS, ids=lambda layout: layout.id)
+@pytest.mark.parametrize(
+    "text", ["TP1-{w}-E-AAAAAAB", "tp1-{w}-c-qwertyu-tj", "TP2-{w}-E-" + "A" * 48]
+)
+def test_a_code_names_its_layout_and_reads_back(layout, text) -> None:
+    code = GameCode.parse(text.format(w=layout.word.lower() if text.islower() else layout.word))
+    assert code.layout is layout
+    assert str(code).split("-")[1] == layout.word
+    assert GameCode.parse(str(code)) == code
+    assert Game.new(code).layout is layout
+
+
+def test_every_layout_has_its_own_word() -> None:
+    assert {layout.word for layout in LAYOUTS} == set(BY_WORD)
+    assert len(BY_WORD) == len(LAYOUTS)
+    assert all(word.isalpha() and word.isupper() and len(word) >= 2 for word in BY_WORD)
+    assert VALLEY.word == "VALLEY" and BY_WORD["UPANDDOWN"].id == "up_and_down"
+
+
+def test_every_code_written_before_is_three_peaks_with_the_same_cards() -> None:
+    for text in ("TP1-E-AAAAAAB", "TP1-C-ZZZZZZZ-DJOT", "TP1-N-ABCDEFG"):
+        code = GameCode.parse(text)
+        assert code.layout is THREE_PEAKS and str(code) == text.replace("-N-", "-E-")
+    # the explicit word is the same code, written the canonical way (without it)
+    named = GameCode.parse("TP1-THREEPEAKS-E-AAAAAAB")
+    assert named == GameCode.parse("TP1-E-AAAAAAB") and str(named) == "TP1-E-AAAAAAB"
+    assert deal(named) == deal("TP1-E-AAAAAAB")
+
+
+@pytest.mark.parametrize("layout", OTHERS, ids=lambda layout: layout.id)
+def test_a_layouts_deal_is_the_same_shuffle_cut_at_its_size(layout) -> None:
+    """The first n cards of the shuffle to a table of n, the next to the discard, the rest to the
+    stock: the deck is the code's, whatever the layout."""
+    plain = GameCode.parse("TP1-E-QWERTYU")
+    on = GameCode.parse(f"TP1-{layout.word}-E-QWERTYU")
+    assert on.deck() == plain.deck()
+    cards = deal(plain, THREE_PEAKS)
+    order = [*cards.tableau, cards.discard, *cards.stock]
+    dealt = deal(on)
+    assert len(dealt.tableau) == layout.size and len(dealt.stock) == 51 - layout.size >= 16
+    assert [*dealt.tableau, dealt.discard, *dealt.stock] == order
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("TP1-HILLS-E-AAAAAAB", "the layouts are BRIDGE, DIAMONDS"),
+        ("TP1-VALLEY-X-AAAAAAB", "the rules letter must be E"),
+        ("TP1-VALLEY-E-AAAAAB", "ends in 7 letters"),
+        ("TP1-VAL1EY-E-AAAAAAB", "looks like TP1-E-AAAAAAB"),
+        ("TP1-VALLEY--E-AAAAAAB", "looks like TP1-E-AAAAAAB"),
+    ],
+)
+def test_a_malformed_or_unknown_layout_is_a_clear_error(text: str, says: str) -> None:
+    with pytest.raises(InvalidCode, match=says):
+        GameCode.parse(text)
+
+
+REFUSAL = {
+    "en": "This code is for the Valley table, which is not offered yet."
+    " The same deal on Three Peaks is TP1-C-AAAAAAB-J.",
+    "fi": "Tämä koodi on pöydälle Laakso, jota ei vielä tarjota."
+    " Sama jako Kolmella huipulla on TP1-C-AAAAAAB-J.",
+    "ca": "Aquest codi és per a la taula Vall, que encara no s’ofereix."
+    " El mateix repartiment a Tres pics és TP1-C-AAAAAAB-J.",
+}
+CODE = "tp1-valley-c-aaaaaab-j"
+
+
+@pytest.mark.parametrize("lang", sorted(REFUSAL))
+def test_a_layout_not_offered_yet_is_refused_in_the_players_language(lang: str) -> None:
+    with pytest.raises(NotOffered) as refused:
+        offered(GameCode.parse(CODE))
+    assert refusal(refused.value, lang) == REFUSAL[lang]
+    assert offered(GameCode.parse("TP1-C-AAAAAAB-J")).layout is THREE_PEAKS
+
+
+@pytest.mark.parametrize("lang", sorted(REFUSAL))
+def test_a_new_game_on_a_layout_not_offered_changes_nothing(client: TestClient, lang: str) -> None:
+    state = new_game(client, WIN_CODE, lang)
+    state = send(client, state, DRAW).json()
+    reply = client.post(f"/api/games?lang={lang}", json={"code": CODE})
+    assert reply.status_code == 422
+    assert reply.json()["error"] == {"reason": "options_not_offered", "message": REFUSAL[lang]}
+    game = client.get(f"/api/games/{state['id']}").json()
+    assert game["version"] == 1 and game["status"] == "playing"
+    for path in (f"/api/code?code={CODE}", f"/api/preview?code={CODE}&actions=draw"):
+        refused = client.get(path + f"&lang={lang}")
+        assert refused.status_code == 422, path
+        assert refused.json()["error"]["message"] == REFUSAL[lang]
+
+
+@pytest.mark.parametrize("command", ["deal", "describe", "play", "solve"])
+def test_every_command_refuses_a_layout_not_offered(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "ca_ES.UTF-8")
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        main([command, CODE])
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and REFUSAL["ca"] in err
+
+
+LAYOUT_VECTOR = re.compile(
+    r"^### Layout vector: `(?P<code>[^`]+)`\n(?P<intro>.*?)^```text\n(?P<body>.*?)^```",
+    re.MULTILINE | re.DOTALL,
+)
+DOC = (Path(__file__).resolve().parents[1] / "docs" / "deal-format.md").read_text(encoding="utf-8")
+VECTORS = {m["code"]: m["body"] for m in LAYOUT_VECTOR.finditer(DOC)}
+
+
+def test_the_document_has_a_vector_for_most_layouts() -> None:
+    named = {GameCode.parse(code).layout for code in VECTORS}
+    assert len(VECTORS) >= 6 and len(named) >= 6 and THREE_PEAKS not in named
+
+
+@pytest.mark.parametrize("code", sorted(VECTORS))
+def test_every_card_of_every_layout_vector_is_what_the_code_deals(code: str) -> None:
+    lines = VECTORS[code].rstrip("\n").split("\n")
+    parsed = GameCode.parse(code)
+    rows = parsed.layout.rows
+    labels = [line.split(":", 1)[0] for line in lines]
+    assert labels == [f"row {i}" for i in range(1, len(rows) + 1)] + ["discard", "stock, top first"]
+    listed = [line.split(":", 1)[1].split() for line in lines]
+    dealt = deal(parsed)
+    for i, positions in enumerate(rows):
+        assert listed[i] == [str(dealt.tableau[p]) for p in positions], f"{code} row {i + 1}"
+    discard = listed[len(rows)]
+    assert discard == (["empty"] if dealt.discard is None else [str(dealt.discard)])
+    assert listed[-1] == [str(c) for c in dealt.stock]
