@@ -114,8 +114,8 @@ def test_a_new_game_on_a_layout_not_offered_changes_nothing(client: TestClient, 
         assert refused.json()["error"]["message"] == REFUSAL[lang]
 
 
-@pytest.mark.parametrize("command", ["deal", "describe", "play", "solve"])
-def test_every_command_refuses_a_layout_not_offered(
+@pytest.mark.parametrize("command", ["describe", "play", "solve"])
+def test_every_command_but_deal_refuses_a_layout_not_offered(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LANG", "ca_ES.UTF-8")
@@ -155,3 +155,16 @@ def test_every_card_of_every_layout_vector_is_what_the_code_deals(code: str) -> 
     discard = listed[len(rows)]
     assert discard == (["empty"] if dealt.discard is None else [str(dealt.discard)])
     assert listed[-1] == [str(c) for c in dealt.stock]
+
+
+def test_the_deal_command_deals_any_layout_as_its_vector_writes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tripeaks deal` needs the engine alone: it prints a layout's deal, row by row of the layout,
+    exactly as the document's vector (and still refuses an unknown layout)."""
+    for code in sorted(VECTORS):
+        assert main(["deal", code]) == 0
+        assert capsys.readouterr().out == VECTORS[code]
+    with pytest.raises(SystemExit) as stopped:
+        main(["deal", "TP1-HILLS-E-AAAAAAB"])
+    assert stopped.value.code == 2 and "the layouts are" in capsys.readouterr().err

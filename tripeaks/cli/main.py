@@ -6,30 +6,39 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offered
+from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offer, offered
 from tripeaks.engine.game import Game
-from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import LANGUAGES
 from tripeaks.i18n.describe import describe
 
 
-def _code(text: str) -> GameCode:
+def _code(text: str, any_layout: bool = False) -> GameCode:
     try:
-        return offered(GameCode.parse(text))
+        code = GameCode.parse(text)
+        if any_layout:  # the engine alone deals it: every layout, the options offered
+            offer(code.variant, code)
+            return code
+        return offered(code)
     except InvalidCode as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
+    except NotOffered as refusal:  # an option or a layout this version does not offer (codes)
         from tripeaks import i18n
 
         raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
+def _dealt_code(text: str) -> GameCode:
+    """A code for `tripeaks deal`, on any layout (docs/deal-format.md "Layouts")."""
+    return _code(text, any_layout=True)
+
+
 def format_deal(code: GameCode) -> str:
-    """The full layout as docs/deal-format.md writes its vectors: every card, face down or not."""
+    """The full layout as docs/deal-format.md writes its vectors: every card, face down or not, row
+    by row of the code's layout."""
     cards = deal(code)
     lines = [
         f"row {n}: " + " ".join(str(cards.tableau[p]) for p in row)
-        for n, row in enumerate(ROWS, start=1)
+        for n, row in enumerate(code.layout.rows, start=1)
     ]
     lines.append(f"discard: {'empty' if cards.discard is None else cards.discard}")
     lines.append("stock, top first: " + " ".join(map(str, cards.stock)))
@@ -113,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     deal_cmd = commands.add_parser("deal", help="print every card of a deal")
     deal_cmd.add_argument(
-        "code", type=_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
+        "code",
+        type=_dealt_code,
+        help="a game code such as TP1-E-AAAAAAB, a long TP2-E-… code, or one on another layout"
+        " (TP1-VALLEY-E-AAAAAAB)",
     )
     deal_cmd.set_defaults(run=cmd_deal)
 
