@@ -316,7 +316,7 @@ def test_board_description_patterns_and_words() -> None:
     patterns = dict(table(section, "lang", "pattern"))
     assert set(patterns) == set(LANGUAGES)
     for lang, pattern in patterns.items():
-        assert translator(lang)("board.description") == pattern, lang
+        assert translator(lang)("board.description.three_peaks") == pattern, lang
     for lang, one, many, hidden, empty in table(section, "lang", "one card", "N cards"):
         _ = translator(lang)
         assert _.plural("cards.count", 1) == one, lang

@@ -114,8 +114,8 @@ def test_a_new_game_on_a_layout_not_offered_changes_nothing(client: TestClient, 
         assert refused.json()["error"]["message"] == REFUSAL[lang]
 
 
-@pytest.mark.parametrize("command", ["describe", "play", "solve"])
-def test_every_command_but_deal_refuses_a_layout_not_offered(
+@pytest.mark.parametrize("command", ["play", "solve"])
+def test_the_commands_that_need_the_solver_refuse_a_layout_not_offered(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LANG", "ca_ES.UTF-8")
@@ -168,3 +168,36 @@ def test_the_deal_command_deals_any_layout_as_its_vector_writes_it(
     with pytest.raises(SystemExit) as stopped:
         main(["deal", "TP1-HILLS-E-AAAAAAB"])
     assert stopped.value.code == 2 and "the layouts are" in capsys.readouterr().err
+
+
+ROWS_TABLE = re.compile(r"^\| `(?P<id>[a-z_]+)` \| `(?P<rows>[^`]+)` \|$", re.MULTILINE)
+RULES = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda layout: layout.id)
+@pytest.mark.parametrize("lang", ["en", "fi", "ca"])
+def test_every_layout_is_said_row_by_row_in_every_language(layout, lang: str) -> None:
+    """The screen-reader sentence names every card of any layout, its rows from the top, each left
+    to right (docs/rules.md §7), with a pattern of the layout's own in each language."""
+    from tripeaks.i18n import translator
+    from tripeaks.i18n.describe import card_name, describe
+
+    pattern = translator(lang)(f"board.description.{layout.id}")
+    wanted = {"stock", "discard", *(f"row{n}" for n in range(1, len(layout.rows) + 1))}
+    assert set(re.findall(r"{(\w+)}", pattern)) == wanted, pattern
+    game = Game.new(GameCode.parse("TP1-E-QWERTYU"), layout)
+    said = describe(game, lang)
+    shown = [game.deal.tableau[p] for p in layout.reading_order if game.is_face_up(p)]
+    at = 0
+    for card in shown:  # every face-up card, in reading order
+        at = said.index(card_name(card, lang), at) + 1
+    if lang == "en" and layout is not THREE_PEAKS:
+        written = {m["id"]: m["rows"] for m in ROWS_TABLE.finditer(RULES)}
+        assert pattern == "Stock: {stock}; discard: {discard}. " + written[layout.id]
+
+
+def test_the_describe_command_says_any_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    from tripeaks.i18n.describe import describe
+
+    assert main(["describe", "TP1-VALLEY-E-AAAAAAB", "--lang", "ca"]) == 0
+    assert capsys.readouterr().out.strip() == describe(Game.new("TP1-VALLEY-E-AAAAAAB"), "ca")

@@ -27,8 +27,9 @@ def _code(text: str, any_layout: bool = False) -> GameCode:
         raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
-def _dealt_code(text: str) -> GameCode:
-    """A code for `tripeaks deal`, on any layout (docs/deal-format.md "Layouts")."""
+def _engine_code(text: str) -> GameCode:
+    """A code for the commands the engine alone answers (deal, describe): any layout
+    (docs/deal-format.md "Layouts")."""
     return _code(text, any_layout=True)
 
 
@@ -123,14 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
     deal_cmd = commands.add_parser("deal", help="print every card of a deal")
     deal_cmd.add_argument(
         "code",
-        type=_dealt_code,
+        type=_engine_code,
         help="a game code such as TP1-E-AAAAAAB, a long TP2-E-… code, or one on another layout"
         " (TP1-VALLEY-E-AAAAAAB)",
     )
     deal_cmd.set_defaults(run=cmd_deal)
 
     describe_cmd = commands.add_parser("describe", help="the player's view of a new deal")
-    describe_cmd.add_argument("code", type=_code, help="a game code, TP1 or TP2")
+    describe_cmd.add_argument(
+        "code", type=_engine_code, help="a game code, TP1 or TP2, on any layout"
+    )
     describe_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     describe_cmd.set_defaults(run=cmd_describe)
 

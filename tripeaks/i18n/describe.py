@@ -6,7 +6,6 @@ from functools import cache
 
 from tripeaks.engine.cards import ACE, JACK, KING, QUEEN, Card
 from tripeaks.engine.game import Game, Slot
-from tripeaks.engine.layout import ROWS
 from tripeaks.i18n import translator
 
 _NAMED_RANKS = {ACE: "card.ace", JACK: "card.jack", QUEEN: "card.queen", KING: "card.king"}
@@ -29,8 +28,8 @@ def card_name(card: Card, lang: str = "en") -> str:
 
 
 def describe(game: Game, lang: str = "en") -> str:
-    """The whole board in one sentence (docs/rules.md §7), for screen readers; removed cards are
-    left out of their row."""
+    """The whole board in one sentence (docs/rules.md §7), for screen readers, on any layout: its rows
+    from the top, each left to right; removed cards are left out of their row."""
     _ = translator(lang)
     hidden = _("card.hidden")
 
@@ -49,12 +48,10 @@ def describe(game: Game, lang: str = "en") -> str:
         names = [name(pos) for pos in positions if slots[pos] is not Slot.REMOVED]
         return ", ".join(names) if names else _("row.empty")
 
+    rows = {f"row{n}": row(positions) for n, positions in enumerate(game.layout.rows, start=1)}
     return _(
-        "board.description",
+        f"board.description.{game.layout.id}",  # each layout names its rows (docs/rules.md §7)
         stock=_.plural("cards.count", game.stock_size),
         discard=_("discard.empty") if game.top is None else card_name(game.top, lang),
-        row1=row(ROWS[0]),
-        row2=row(ROWS[1]),
-        row3=row(ROWS[2]),
-        row4=row(ROWS[3]),
+        **rows,
     )
