@@ -201,3 +201,32 @@ def test_the_describe_command_says_any_layout(capsys: pytest.CaptureFixture[str]
 
     assert main(["describe", "TP1-VALLEY-E-AAAAAAB", "--lang", "ca"]) == 0
     assert capsys.readouterr().out.strip() == describe(Game.new("TP1-VALLEY-E-AAAAAAB"), "ca")
+
+
+def test_the_api_lists_every_layout_with_its_geometry(client: TestClient) -> None:
+    """GET /api/layouts: every layout the engine knows, Three Peaks first, its word, name, size and
+    places; only Three Peaks offered yet. Three Peaks' places are GET /api/layout's positions."""
+    reply = client.get("/api/layouts?lang=fi")
+    assert reply.status_code == 200
+    listed = reply.json()["layouts"]
+    assert [entry["id"] for entry in listed] == [layout.id for layout in LAYOUTS]
+    assert [entry["offered"] for entry in listed] == [layout is THREE_PEAKS for layout in LAYOUTS]
+    valley = listed[[layout.id for layout in LAYOUTS].index("valley")]
+    assert (valley["word"], valley["name"], valley["cards"], valley["stock"]) == (
+        "VALLEY",
+        "Laakso",
+        27,
+        24,
+    )
+    for entry, layout in zip(listed, LAYOUTS, strict=True):
+        assert len(entry["places"]) == layout.size and entry["groups"] == len(layout.groups)
+        for place in entry["places"]:
+            assert place["covered_by"] == list(layout.covered_by[place["pos"]])
+            assert place["group"] == layout.group_of[place["pos"]]
+    old = client.get("/api/layout").json()["positions"]
+    three = listed[0]["places"]
+    for before, now in zip(old, three, strict=True):
+        assert {k: before[k] for k in ("pos", "row", "index", "covered_by", "x", "y")} == {
+            k: now[k] for k in ("pos", "row", "index", "covered_by", "x", "y")
+        }
+        assert before["peak"] == now["group"]

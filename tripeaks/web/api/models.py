@@ -353,6 +353,38 @@ class LayoutOut(BaseModel):
     positions: list[PositionOut]
 
 
+class PlaceOut(BaseModel):
+    """A card's place on a layout (GET /api/layouts): as PositionOut, with its bonus group."""
+
+    pos: int = Field(ge=0)
+    row: int = Field(ge=1)
+    index: int = Field(ge=0)
+    group: int = Field(ge=0)
+    covered_by: list[int]
+    x: float
+    y: float
+
+
+class LayoutInfoOut(BaseModel):
+    """One table (docs/rules.md "Layouts"): its id, the word its codes carry, its name, its cards."""
+
+    id: str
+    word: str
+    """The layout's word in a game code (``TP1-VALLEY-E-AAAAAAB``; none is written for Three Peaks)."""
+    name: str
+    cards: int = Field(ge=1)
+    stock: int = Field(ge=0)
+    """The stock's cards at the start of a standard game (51 less the table)."""
+    groups: int = Field(ge=1)
+    offered: bool
+    """Whether this version plays it at every door (the others are refused: `options_not_offered`)."""
+    places: list[PlaceOut]
+
+
+class LayoutsOut(BaseModel):
+    layouts: list[LayoutInfoOut]
+
+
 class CatalogOut(BaseModel):
     lang: Lang
     messages: dict[str, str | list[str]]

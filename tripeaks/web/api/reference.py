@@ -11,9 +11,9 @@ from fastapi.responses import FileResponse
 
 from tripeaks.i18n import translator
 from tripeaks.web.api import errors, view
-from tripeaks.web.api.caller import reply_bytes
+from tripeaks.web.api.caller import LangQuery, reply_bytes
 from tripeaks.web.api.errors import NotFound
-from tripeaks.web.api.models import CatalogOut, ErrorOut, Lang, LayoutOut, RulesOut
+from tripeaks.web.api.models import CatalogOut, ErrorOut, Lang, LayoutOut, LayoutsOut, RulesOut
 
 STATIC = Path(__file__).parent.parent / "static"
 
@@ -32,6 +32,17 @@ async def index(request: Request) -> FileResponse:
 @router.get("/api/layout", response_model=LayoutOut)
 async def layout() -> Response:
     return reply_bytes(_LAYOUT_JSON)
+
+
+@router.get("/api/layouts", response_model=LayoutsOut)
+async def layouts(lang: LangQuery = "en") -> Response:
+    """Every layout: its word, name, size and geometry, and whether it is offered yet."""
+    return reply_bytes(_layouts_json(lang))
+
+
+@cache
+def _layouts_json(lang: str) -> bytes:
+    return view.layouts_out(lang).model_dump_json().encode()
 
 
 @router.get("/api/rules", response_model=RulesOut)

@@ -21,6 +21,7 @@ from tripeaks.engine.cards import Card
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import UNDO_LIMIT, Action, ActionKind, Game, Slot, Status, Turn
 from tripeaks.engine.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.engine.layouts import LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import messages, translator
@@ -53,7 +54,10 @@ from tripeaks.web.api.models import (
     HintOut,
     Lang,
     LastOut,
+    LayoutInfoOut,
     LayoutOut,
+    LayoutsOut,
+    PlaceOut,
     PositionOut,
     RecentOut,
     ResultOut,
@@ -494,6 +498,37 @@ def layout_out() -> LayoutOut:
                 y=float(ROW_OF[pos] - 1),
             )
             for pos in POSITIONS
+        ]
+    )
+
+
+def layouts_out(lang: str) -> LayoutsOut:
+    """Every layout the engine knows, Three Peaks first, with its geometry (as layout_out's)."""
+    _ = translator(lang)
+    return LayoutsOut(
+        layouts=[
+            LayoutInfoOut(
+                id=layout.id,
+                word=layout.word,
+                name=_(f"layout.{layout.id}"),
+                cards=layout.size,
+                stock=51 - layout.size,
+                groups=len(layout.groups),
+                offered=layout in codes.OFFERED_LAYOUTS,
+                places=[
+                    PlaceOut(
+                        pos=pos,
+                        row=layout.row_of[pos],
+                        index=layout.index_in_row[pos],
+                        group=layout.group_of[pos],
+                        covered_by=list(layout.covered_by[pos]),
+                        x=layout.centre_x[pos],
+                        y=layout.centre_y[pos],
+                    )
+                    for pos in layout.positions
+                ],
+            )
+            for layout in LAYOUTS
         ]
     )
 
