@@ -83,7 +83,7 @@ async function continuedElsewhere(game) {
 }
 
 /** What the live region adds to the server's sentence for a play: the peak it cleared and its points, the
- * streak once it is longer than 2 (docs/ui.md, "Spoken"). */
+ * streak once it is longer than 2 (docs/ui.md, "Spoken, not only shown"). */
 function turnSentences(last) {
   if (last.kind !== "play") return [];
   const said = [];
@@ -278,7 +278,7 @@ async function resumeGame() {
       return;
     }
   }
-  // A new player's very first deal is a Gentle one, which can always be won (docs/ui.md, "The first game"):
+  // A new player's very first deal is a Gentle one, which can always be won (docs/ui.md, Behaviour):
   // a first game that ends stuck with a card left teaches the wrong lesson. Later deals follow the choice.
   const plain = { rules: state.settings.rules };
   const first = !stored("guide") ? { rules: "easy", winnable_only: true, difficulty: "gentle" } : null;
