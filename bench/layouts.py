@@ -82,7 +82,7 @@ def main() -> None:
                 f"{layout.id:<12} {layout.size:>5} {rules_name:<8} {share:>8.1%}"
                 f" {f'{low:.1%}-{high:.1%}':>15}"
                 f" {statistics.median(times) * 1000:>7.2f}ms {p99(times) * 1000:>7.1f}ms"
-                f" {max(times) * 1000:>7.0f}ms  {note}",
+                f" {max(times) * 1000:>7.1f}ms  {note}",
                 flush=True,
             )
     print(f"load {os.getloadavg()[0]:.2f}")
