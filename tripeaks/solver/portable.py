@@ -4,8 +4,8 @@ runs is chosen once, by tripeaks/solver/kernel.py. Both give the same answers (t
 fewest draws, the best score, a line that wins with it), each by its own way of searching:
 
 *Whether a position can be won, the best win (our scoring).* A depth-first search over positions
-of three small numbers: the tableau cards still present (a 28-bit mask), how many stock cards have
-been drawn and the rank on top of the discard, with a table of positions proved lost, and these
+of three small numbers: the tableau cards still present (a 28-bit mask; on another layout, a
+mask of its positions), how many stock cards have been drawn and the rank on top of the discard, with a table of positions proved lost, and these
 sound rules to stop early:
 
 *Lost with fewer draws is lost with more.* Whatever a position can do with d cards drawn, the same
@@ -26,6 +26,10 @@ The best win (fewest draws, which is the highest score) starts from any win and 
 win with one draw fewer than the best so far, reusing the lost positions: a position lost with more
 draws allowed is lost with fewer. The compiled search (tripeaks/solver/_search.c) walks the same
 depth-first search; it answers is_winnable and the best win by its backward passes instead.
+
+*Any layout.* The search, the best win and the backward pass take a ``Layout`` (Three Peaks
+unless said) and ask it only which cards lie over which (tripeaks/solver/tables.py
+``layout_tables``): search.py sends every layout but Three Peaks here (docs/solver.md "Layouts").
 
 *Every position at once.* The backward pass over the 22,932 sets of cards that can be on the table
 together (:func:`reach_table`), made only when a position's answer is asked (the best win is the
@@ -57,20 +61,20 @@ from tripeaks.engine.layout import (
     PEAK_MASKS,
     PEAK_OF,
     TABLEAU_SIZE,
+    THREE_PEAKS,
+    Layout,
 )
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.solver.tables import (
     DRAW_STEP,
-    NO_BRIDGE_MASK,
     NO_WIN,
     ROW,
-    UNDER_MASK,
     WILD,
     bits,
     bound,
     fits,
-    free_mask,
+    layout_tables,
     peaks_empty,
     table_sets,
 )
@@ -79,16 +83,26 @@ _DRAW = DRAW_STEP
 """A draw on the search's path; a play is its position 0-27."""
 _NEVER = 99
 """A stock index past any stock: no such card is left to draw."""
-_ANY_TOP = 15 << 28
-"""The lost table's key bits for "these cards with any top" (a top is 0-13)."""
 
 # Whether a position can be won, and the best win --------------------------------------------
 
 
 class _Search:
-    """One deal under one rules, prepared as tables of ints for the search."""
+    """One deal under one rules on one layout, prepared as tables of ints for the search."""
 
-    def __init__(self, tableau: bytes, stock: bytes, rules: Rules) -> None:
+    def __init__(
+        self, tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS
+    ) -> None:
+        table = layout_tables(layout)
+        if len(tableau) != table.size:
+            raise ValueError(f"a tableau of {layout.id} has {table.size} cards, not {len(tableau)}")
+        self.free_mask = table.free_mask
+        self.no_bridge_mask = table.no_bridge_mask
+        self.under_mask = table.under_mask
+        self.shift = table.size
+        """A position's key in the lost table: the cards present, then the top above them."""
+        self.any_top = 15 << table.size
+        """The lost table's key bits for "these cards with any top" (a top is 0-13)."""
         self.wraps = rules.wraps
         self.ranks = tuple(tableau)
         self.stock = tuple(stock)
@@ -97,10 +111,10 @@ class _Search:
         )
         """neighbours[r]: the ranks that go on r (every rank on WILD)."""
         self.rank_mask = tuple(
-            sum(1 << p for p in range(TABLEAU_SIZE) if self.ranks[p] == r) for r in range(14)
+            sum(1 << p for p in range(table.size) if self.ranks[p] == r) for r in range(14)
         )
         self.fit_mask = tuple(
-            sum(1 << p for p in range(TABLEAU_SIZE) if fits(rules, self.ranks[p], r))
+            sum(1 << p for p in range(table.size) if fits(rules, self.ranks[p], r))
             for r in range(14)
         )
         self.stock_fits = tuple(
@@ -119,8 +133,8 @@ class _Search:
         )
         """stock_ranks[r][d]: how many of the first d stock cards have rank r."""
         self.lost: dict[int, int] = {}
-        """lost[present | top << 28]: the fewest cards drawn at which that position was lost (top 15,
-        _ANY_TOP: with any top). Lost with d drawn means lost with more drawn: whatever the later position
+        """lost[present | top << shift]: the fewest cards drawn at which that position was lost (top
+        15, any_top: with any top). Lost with d drawn means lost with more drawn: whatever the later position
         can do, the earlier one can too, drawing through the extra stock cards when it draws."""
 
     def needs(self, present: int, drawn: int, top: int, limit: int, ranks: tuple[int, ...]) -> int:
@@ -133,6 +147,7 @@ class _Search:
         """
         must = 0
         free = -1
+        no_bridge = self.no_bridge_mask
         for r in ranks:
             cards = present & self.rank_mask[r]
             if not cards:
@@ -148,14 +163,14 @@ class _Search:
                 while rest:
                     low = rest & -rest
                     rest ^= low
-                    if not sources & ~NO_BRIDGE_MASK[low.bit_length() - 1]:
+                    if not sources & ~no_bridge[low.bit_length() - 1]:
                         lonely |= low
             if spare >= 0 and not lonely:
                 continue
             if lonely & (lonely - 1) or must or r not in self.neighbours[top]:
                 return -1
             if free < 0:
-                free = free_mask(present)
+                free = self.free_mask(present)
             must = (lonely or cards) & free
             if not must:
                 return -1
@@ -207,13 +222,13 @@ class _Search:
         self.nodes += 1
         if not present:
             return True
-        key = present | top << 28
+        key = present | top << self.shift
         if self.lost.get(key, _NEVER) <= drawn:
             return False
         counts = [(present & m).bit_count() for m in self.rank_mask]
         if not self.predecessors_suffice(counts, drawn, top, limit):
             return False
-        moves = bits(must or free_mask(present) & self.fit_mask[top])
+        moves = bits(must or self.free_mask(present) & self.fit_mask[top])
         dead_end = False
         for pos in moves:
             rank = self.ranks[pos]
@@ -231,7 +246,7 @@ class _Search:
             not must
             and not dead_end
             and drawn < limit
-            and self.lost.get(present | _ANY_TOP, _NEVER) > drawn
+            and self.lost.get(present | self.any_top, _NEVER) > drawn
         ):
             rank = self.stock[drawn]
             nxt = self.needs(present, drawn + 1, rank, limit, self.neighbours[rank])
@@ -240,14 +255,14 @@ class _Search:
                 if self._dfs(present, drawn + 1, rank, limit, nxt, path):
                     return True
                 path.pop()
-        for lost in (key, present | _ANY_TOP):
+        for lost in (key, present | self.any_top):
             if self.lost.get(lost, _NEVER) > drawn:
                 self.lost[lost] = drawn
         return False
 
     def never_removed(self, present: int, drawn: int, top: int) -> int:
         """Cards no line can remove: no neighbour left to go on, and those lying under them."""
-        free = free_mask(present)
+        free = self.free_mask(present)
         stuck = 0
         for pos in bits(present):
             rank = self.ranks[pos]
@@ -255,8 +270,8 @@ class _Search:
                 free >> pos & 1 and rank in self.neighbours[top]
             ):
                 continue
-            if not present & self.fit_mask[rank] & ~NO_BRIDGE_MASK[pos]:
-                stuck |= 1 << pos | UNDER_MASK[pos]
+            if not present & self.fit_mask[rank] & ~self.no_bridge_mask[pos]:
+                stuck |= 1 << pos | self.under_mask[pos]
         return stuck & present
 
     def most_removed(self, present: int, drawn: int, top: int) -> int:
@@ -270,11 +285,12 @@ class _Search:
         floor = max(1, self.never_removed(present, drawn, top).bit_count())
         best = [present.bit_count()]
         stock_size = len(self.stock)
+        shift, free_mask = self.shift, self.free_mask
 
         def visit(present: int, drawn: int, top: int) -> None:
             # As in the search: explored to the end with fewer cards drawn, it reached at least as
             # much. Only a finished position counts: one still being explored may count on this one.
-            key = present | top << 28
+            key = present | top << shift
             if best[0] <= floor or seen.get(key, _NEVER) <= drawn:
                 return
             left = present.bit_count()
@@ -327,12 +343,20 @@ def _fed_along(
 
 
 def search(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, best_win: bool
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    best_win: bool,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[bytes | None, int, int]:
     """The depth-first search from a position: (a winning line or None, cards left at best when
     lost, positions visited). With ``best_win`` the line has the fewest draws and a lost
-    position's best is counted; without it the first win found is returned."""
-    found = _Search(tableau, stock, rules)
+    position's best is counted; without it the first win found is returned. On ``layout``: a
+    play in a line is its position there, ``present`` a mask of its positions."""
+    found = _Search(tableau, stock, rules, layout)
     best = found.run(present, drawn, top, len(found.stock))
     if best is None:
         left = found.most_removed(present, drawn, top) if best_win else 0
@@ -349,11 +373,19 @@ def search(
 
 
 def decide(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, cap: int
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    cap: int,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[bool, bool]:
     """Can the position be won, and whether the backward pass answered: here always the search,
     which has no cap (``cap`` is the compiled kernel's)."""
-    return search(tableau, stock, rules, present, drawn, top, False)[0] is not None, False
+    line = search(tableau, stock, rules, present, drawn, top, False, layout)[0]
+    return line is not None, False
 
 
 def deal(number: int) -> bytes:
@@ -404,7 +436,7 @@ def survey(
 # Every position at once ---------------------------------------------------------------------
 
 
-def reach_table(tableau: bytes, stock: bytes, rules: Rules) -> bytes:
+def reach_table(tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS) -> bytes:
     """The backward pass, in Python: reach[set * 16 + top], 1 + the most cards drawn from which
     (set, drawn, top) can be won, 0 if from none (drawing fewer never hurts: drawn < reach wins).
 
@@ -412,7 +444,7 @@ def reach_table(tableau: bytes, stock: bytes, rules: Rules) -> bytes:
     on top t wins while drawn < reach of what it leaves; drawing on to stock card e and winning
     there by a play wins from every drawn <= e, whatever the top.
     """
-    masks, removals, _number = table_sets()
+    masks, removals, _number = table_sets(layout)
     ranks = list(tableau)
     size = len(stock)
     tops_of = [[t for t in range(14) if fits(rules, r, t)] for r in range(14)]
@@ -436,29 +468,32 @@ def reach_table(tableau: bytes, stock: bytes, rules: Rules) -> bytes:
 
 
 class Prepared:
-    """One deal's answers: the backward pass's table, made when first asked (a best win is the
-    search's and needs none)."""
+    """One deal's answers on its layout: the backward pass's table, made when first asked (a best
+    win is the search's and needs none)."""
 
-    __slots__ = ("_reach", "_rules", "_stock", "_tableau")
+    __slots__ = ("_layout", "_reach", "_rules", "_stock", "_tableau")
 
-    def __init__(self, tableau: bytes, stock: bytes, rules: Rules) -> None:
+    def __init__(
+        self, tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS
+    ) -> None:
         self._tableau, self._stock, self._rules = tableau, stock, rules
+        self._layout = layout
         self._reach: bytes | None = None
 
     @property
     def table(self) -> bytes:
         """reach[set * 16 + top]: 1 + the most cards drawn from which the position can be won."""
         if self._reach is None:
-            self._reach = reach_table(self._tableau, self._stock, self._rules)
+            self._reach = reach_table(self._tableau, self._stock, self._rules, self._layout)
         return self._reach
 
     def winnable_at(self, present: int, drawn: int, top: int) -> bool:
-        return drawn < self.table[table_sets()[2][present] * ROW + top]
+        return drawn < self.table[table_sets(self._layout)[2][present] * ROW + top]
 
     def first_win(self, present: int, drawn: int, top: int) -> int:
         """The lowest play that keeps the position won, else DRAW_STEP; -1 when it is lost."""
         reach = self.table
-        _masks, removals, number = table_sets()
+        _masks, removals, number = table_sets(self._layout)
         i = number[present]
         if drawn >= reach[i * ROW + top]:
             return -1
@@ -471,13 +506,13 @@ class Prepared:
     def best_win(self, present: int, drawn: int, top: int) -> tuple[bytes | None, int]:
         """A win with the fewest draws, or None and the fewest cards any line leaves."""
         line, left, _nodes = search(
-            self._tableau, self._stock, self._rules, present, drawn, top, True
+            self._tableau, self._stock, self._rules, present, drawn, top, True, self._layout
         )
         return line, left
 
 
-def prepare(tableau: bytes, stock: bytes, rules: Rules) -> Prepared:
-    return Prepared(tableau, stock, rules)
+def prepare(tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS) -> Prepared:
+    return Prepared(tableau, stock, rules, layout)
 
 
 def winnable_positions(

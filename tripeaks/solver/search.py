@@ -14,7 +14,9 @@ The searching itself is the kernel's, chosen once by tripeaks/solver/kernel.py: 
 rest to the backward pass, ``solve`` finds the best win by backward passes; docs/solver.md has the
 why), else the portable Python (tripeaks/solver/portable.py: the same depth-first search with its
 sound rules to stop early). This module turns games and codes into what a kernel takes and its
-answers into the engine's actions, the same whichever kernel runs.
+answers into the engine's actions, the same whichever kernel runs. A game or code on another
+layout than Three Peaks goes to the portable search, which takes any layout's tables (the compiled
+kernel knows Three Peaks alone yet; docs/solver.md "Layouts").
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import FULL_DECK
 from tripeaks.engine.codes import Deal, GameCode, NotOffered, deal
 from tripeaks.engine.game import DRAW, Action, Game
-from tripeaks.engine.layout import PEAK_MASKS, PEAK_OF, TABLEAU_SIZE
+from tripeaks.engine.layout import MAX_SIZE, TABLEAU_SIZE, THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import kernel as seam
+from tripeaks.solver import portable
 from tripeaks.solver.kernel import Kernel, Prepared
 from tripeaks.solver.tables import DRAW_STEP, UNDER_MASK, WILD, free_mask
 
@@ -87,14 +90,22 @@ class Answers:
 
     __slots__ = ("_prepared",)
 
-    def __init__(self, cards: Deal, rules: Rules, kernel: Kernel | None = None) -> None:
-        self._prepared: Prepared = (kernel or seam.KERNEL).prepare(*_ranks(cards), rules)
+    def __init__(
+        self, cards: Deal, rules: Rules, kernel: Kernel | None = None, layout: Layout = THREE_PEAKS
+    ) -> None:
+        self._prepared: Prepared
+        if layout is THREE_PEAKS:
+            self._prepared = (kernel or seam.KERNEL).prepare(*_ranks(cards), rules)
+        elif kernel is None or kernel is portable:
+            self._prepared = portable.prepare(*_ranks(cards), rules, layout)
+        else:
+            raise ValueError(f"only the portable kernel searches {layout.id} yet")
 
     @classmethod
     def of(cls, game: Game, kernel: Kernel | None = None) -> Answers:
-        """The answers for the game's deal and rules (whether a position can be won, under either
-        scoring; :meth:`solve`'s best win is our scoring's)."""
-        return cls(_standard(game, scored=False).deal, game.rules, kernel)
+        """The answers for the game's deal and rules on its layout (whether a position can be won,
+        under either scoring; :meth:`solve`'s best win is our scoring's)."""
+        return cls(_standard(game, scored=False).deal, game.rules, kernel, game.layout)
 
     @property
     def table(self) -> bytes:
@@ -126,13 +137,14 @@ class Answers:
         passes over the stock cut after L cards, L found by a binary search (docs/solver.md); the
         portable kernel's is the search. A lost game reports the most cards any line removes."""
         _standard(game)
+        size = game.layout.size
         if not game.present:
-            return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+            return Solution(True, (), 0, game.score, size)
         steps, left = self._prepared.best_win(game.present, game.drawn, game.top_rank)
         if steps is None:
-            return Solution(False, (), 0, None, TABLEAU_SIZE - left)
+            return Solution(False, (), 0, None, size - left)
         line = _line(steps)
-        return Solution(True, line, steps.count(DRAW_STEP), _line_score(game, steps), TABLEAU_SIZE)
+        return Solution(True, line, steps.count(DRAW_STEP), _line_score(game, steps), size)
 
 
 def winnable_positions(
@@ -157,8 +169,14 @@ def _explore(game: Game, best_win: bool) -> tuple[bytes | None, int, int]:
 
 def _decide(game: Game, cap: int = DECIDE_CAP) -> tuple[bool, bool]:
     """(can the game be won, whether the backward pass answered): compiled, the capped search
-    first, the backward pass when the search passes ``cap`` positions."""
+    first, the backward pass when the search passes ``cap`` positions. On another layout than
+    Three Peaks, the portable search."""
     cards = game.deal
+    if game.layout is not THREE_PEAKS:
+        tableau, stock = _ranks(cards)
+        return portable.decide(
+            tableau, stock, game.rules, game.present, game.drawn, game.top_rank, cap, game.layout
+        )
     return seam.KERNEL.decide(
         bytes(card.rank for card in cards.tableau),
         bytes(card.rank for card in cards.stock),
@@ -182,7 +200,7 @@ def solve(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> So
         return _solved_deal(code)
     game = _start(game_or_code, rules)
     if not game.present:
-        return Solution(True, (), 0, game.score, TABLEAU_SIZE)
+        return Solution(True, (), 0, game.score, game.layout.size)
     return Answers.of(game).solve(game)
 
 
@@ -206,9 +224,9 @@ def _start_ranks(code: GameCode) -> tuple[bytes, bytes, int]:
     """The ranks of a code's tableau and stock and the top's rank at its start, either form, with
     no card, deal or game object made for a standard deal: a handful of Python objects (the
     garbage collector walks every tracked object the process holds whenever enough new ones pile
-    up; a Game and its cards were hundreds). With an empty discard or a joker they come from the
-    code's Deal."""
-    if _options(code.variant):
+    up; a Game and its cards were hundreds). With an empty discard or a joker, or on another
+    layout than Three Peaks, they come from the code's Deal."""
+    if _options(code.variant) or code.layout is not THREE_PEAKS:
         cards = deal(code)
         tableau, stock = _ranks(cards)
         return tableau, stock, WILD if cards.discard is None else cards.discard.rank
@@ -221,24 +239,31 @@ def _solved_deal(code: GameCode) -> Solution:
     """solve from the start of the code's deal under its rules (TP1 and TP2 alike: the ranks come
     from the code's deck)."""
     tableau, stock, top = _start_ranks(code)
-    prepared = seam.KERNEL.prepare(tableau, stock, code.rules)
-    full = (1 << TABLEAU_SIZE) - 1
-    steps, left = prepared.best_win(full, 0, top)
+    layout = code.layout
+    full = layout.all_mask
+    if layout is THREE_PEAKS:
+        steps, left = seam.KERNEL.prepare(tableau, stock, code.rules).best_win(full, 0, top)
+    else:
+        steps, left, _nodes = portable.search(
+            tableau, stock, code.rules, full, 0, top, True, layout
+        )
     if steps is None:
-        return Solution(False, (), 0, None, TABLEAU_SIZE - left)
-    score = _score_after(scoring.START, full, steps)
-    return Solution(True, _line(steps), steps.count(DRAW_STEP), score, TABLEAU_SIZE)
+        return Solution(False, (), 0, None, layout.size - left)
+    score = _score_after(scoring.START, full, steps, layout)
+    return Solution(True, _line(steps), steps.count(DRAW_STEP), score, layout.size)
 
 
 def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None) -> bool:
     """Can the position be won at all? Stops at the first win found.
 
     From a TP1 code the deal is dealt and decided by the kernel from its number (compiled, in C:
-    no cards or game are built in Python); a TP2 code's ranks go from its deck to the same search."""
+    no cards or game are built in Python); a TP2 code's ranks go from its deck to the same search.
+    A code or game on another layout than Three Peaks is decided by the portable search (the
+    compiled kernel knows Three Peaks alone)."""
     if not isinstance(game_or_code, Game):
         code = _code(game_or_code, scored=False)
         rules = code.rules if rules is None else rules
-        if code.long:
+        if code.long or code.layout is not THREE_PEAKS:
             return _decide_start(code.with_rules(rules))
         return _decide_deal(code.number, rules, options=_options(code.variant))[0]
     game = _start(game_or_code, rules, scored=False)
@@ -259,6 +284,9 @@ def _decide_start(code: GameCode, cap: int = DECIDE_CAP) -> bool:
     """Can the code's deal be won from its start under its rules? From its deck's ranks: the long
     form's way (its deck is no deal number the kernel could deal)."""
     tableau, stock, top = _start_ranks(code)
+    layout = code.layout
+    if layout is not THREE_PEAKS:
+        return portable.decide(tableau, stock, code.rules, layout.all_mask, 0, top, cap, layout)[0]
     full = (1 << TABLEAU_SIZE) - 1
     return seam.KERNEL.decide(tableau, stock, code.rules, full, 0, top, cap)[0]
 
@@ -332,8 +360,8 @@ def _start(game_or_code: Game | GameCode | str, rules: Rules | None, scored: boo
     return Game.new(code)
 
 
-_PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(TABLEAU_SIZE))
-"""The 28 plays, made once (an Action is frozen): a line shares them instead of making an object a
+_PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(MAX_SIZE))
+"""The plays of every position a layout may have, made once (an Action is frozen): a line shares them instead of making an object a
 step, which the garbage collector would then walk for as long as the line is kept."""
 
 
@@ -346,15 +374,17 @@ def _line_score(game: Game, steps: bytes) -> int:
     """The score the engine reports after the kernel's line ``steps``, by the engine's own scoring
     of a draw and a play (tripeaks/engine/score.py) without replaying the game: a replay through the
     engine costs a millisecond; the tests replay every line and compare."""
-    return _score_after(game.score, game.present, steps)
+    return _score_after(game.score, game.present, steps, game.layout)
 
 
-def _score_after(score: int, present: int, steps: bytes) -> int:
-    """_line_score from a score and the cards on the table."""
+def _score_after(score: int, present: int, steps: bytes, layout: Layout = THREE_PEAKS) -> int:
+    """_line_score from a score and the cards on the table; the bonus for each of the layout's
+    groups emptied."""
+    group_masks, group_of = layout.group_masks, layout.group_of
     for step in steps:
         if step == DRAW_STEP:
             score = scoring.after_draw(score)
         else:
             present &= ~(1 << step)
-            score = scoring.after_removal(score, not present & PEAK_MASKS[PEAK_OF[step]])
+            score = scoring.after_removal(score, not present & group_masks[group_of[step]])
     return score

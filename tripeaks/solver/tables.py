@@ -9,10 +9,19 @@ from __future__ import annotations
 import functools
 import operator
 import struct
+from collections.abc import Callable
 
 from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import JOKER_RANK
-from tripeaks.engine.layout import COVERED_BY, COVERED_BY_MASK, COVERS, PEAK_MASKS, TABLEAU_SIZE
+from tripeaks.engine.layout import (
+    COVERED_BY,
+    COVERED_BY_MASK,
+    COVERS,
+    PEAK_MASKS,
+    TABLEAU_SIZE,
+    THREE_PEAKS,
+    Layout,
+)
 from tripeaks.engine.rules import Rules
 
 WILD = JOKER_RANK
@@ -86,15 +95,25 @@ def fits_table(rules: Rules) -> bytes:
     return bytes(fits(rules, rank, on) for on in range(14) for rank in range(14))
 
 
+TableSets = tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...], dict[int, int]]
+"""(masks, removals, number): see :func:`table_sets`."""
+
+
 @functools.cache
-def table_sets() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...], dict[int, int]]:
+def table_sets(layout: Layout = THREE_PEAKS) -> TableSets:
     """Every set of cards that can be on the table together, numbered by card count, then mask.
 
-    A card leaves only when both cards over it are gone, so only 22,932 sets ever occur. For each:
-    its mask, its free cards (lowest first) each with the number of the set its removal leaves,
-    and the number of each mask. The compiled extension numbers them the same way.
+    A card leaves only when every card over it is gone, so only 22,932 sets ever occur on Three
+    Peaks (35,476 to 354,456 on the other layouts). For each: its mask, its free cards (lowest
+    first) each with the number of the set its removal leaves, and the number of each mask. The
+    compiled extension numbers Three Peaks' the same way.
     """
-    full = (1 << TABLEAU_SIZE) - 1
+    if layout is not THREE_PEAKS:
+        return _table_sets(layout_tables(layout).free_mask, layout.all_mask)
+    return _table_sets(free_mask, (1 << TABLEAU_SIZE) - 1)
+
+
+def _table_sets(free_mask: Callable[[int], int], full: int) -> TableSets:
     seen = {full}
     frontier = [full]
     while frontier:
@@ -112,6 +131,62 @@ def table_sets() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ..
         tuple((pos, number[mask & ~(1 << pos)]) for pos in bits(free_mask(mask))) for mask in masks
     )
     return masks, removals, number
+
+
+class LayoutTables:
+    """The tables above for any layout, made once per layout by :func:`layout_tables`: what the
+    portable search asks of the table it plays on (Three Peaks' are the module's own)."""
+
+    __slots__ = ("all_mask", "free_mask", "layout", "no_bridge_mask", "size", "under_mask")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.size = layout.size
+        self.all_mask = layout.all_mask
+        self.free_mask: Callable[[int], int]
+        """The cards present with none of their covering cards left, as a mask."""
+        if layout is THREE_PEAKS:
+            self.free_mask = free_mask
+        else:
+            self.free_mask = _free_mask_of(layout)
+        under = tuple(_reach(p, layout.covers) for p in range(layout.size))
+        self.under_mask: tuple[int, ...] = under
+        """under_mask[p]: cards that stay covered until the card at p is gone."""
+        self.no_bridge_mask: tuple[int, ...] = tuple(
+            under[p] | (_reach(p, layout.covered_by) & ~layout.covered_by_mask[p])
+            for p in range(layout.size)
+        )
+        """no_bridge_mask[p]: cards that can never be the discard card the card at p goes on."""
+
+
+def _free_mask_of(layout: Layout) -> Callable[[int], int]:
+    """free_mask for ``layout``: the cards lying under the present ones looked up 8 positions at
+    a time, as Three Peaks' are 7 at a time."""
+    covers = layout.covers
+
+    def lying_under(positions: int) -> int:
+        return functools.reduce(
+            operator.or_, (1 << q for p in bits(positions) for q in covers[p]), 0
+        )
+
+    chunks = tuple(
+        (8 * k, tuple(lying_under(b << 8 * k & layout.all_mask) for b in range(256)))
+        for k in range((layout.size + 7) // 8)
+    )
+
+    def free(present: int) -> int:
+        lying = 0
+        for shift, table in chunks:
+            lying |= table[present >> shift & 255]
+        return present & ~lying
+
+    return free
+
+
+@functools.cache
+def layout_tables(layout: Layout) -> LayoutTables:
+    """The search's tables of ``layout``, made once."""
+    return LayoutTables(layout)
 
 
 ROW = 16
