@@ -130,3 +130,24 @@ def at(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
 def on_day(monkeypatch: pytest.MonkeyPatch, day: date, hour: int = 12) -> None:
     """The daily's clock stands at ``hour`` o'clock UTC of ``day``."""
     at(monkeypatch, datetime.combine(day, time(hour), UTC))
+
+
+def refused_by_command(
+    args: list[str],
+    locale: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> str:
+    """Run ``tripeaks ARGS`` in the system language ``locale`` (``fi_FI.UTF-8``): it must refuse
+    its input as a usage error (exit 2) and print nothing on stdout; returns what it said on stderr."""
+    from tripeaks.cli.main import main
+
+    monkeypatch.setenv("LANG", locale)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err

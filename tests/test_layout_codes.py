@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import WIN_CODE, new_game, send
+from test_api_support import WIN_CODE, new_game, refused_by_command, send
 
 from tripeaks.cli.main import main
 from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offered
@@ -118,14 +118,8 @@ def test_a_new_game_on_a_layout_not_offered_changes_nothing(client: TestClient, 
 def test_the_commands_that_need_the_solver_refuse_a_layout_not_offered(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LANG", "ca_ES.UTF-8")
-    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
-        monkeypatch.delenv(name, raising=False)
-    with pytest.raises(SystemExit) as stopped:
-        main([command, CODE])
-    assert stopped.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == "" and REFUSAL["ca"] in err
+    err = refused_by_command([command, CODE], "ca_ES.UTF-8", capsys, monkeypatch)
+    assert REFUSAL["ca"] in err
 
 
 LAYOUT_VECTOR = re.compile(

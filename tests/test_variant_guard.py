@@ -9,10 +9,9 @@ import sys
 
 import pytest
 from fastapi.testclient import TestClient
-from test_api_support import WIN_CODE, new_game, send
+from test_api_support import WIN_CODE, new_game, refused_by_command, send
 
 from tripeaks import GameCode
-from tripeaks.cli.main import main
 from tripeaks.engine import codes
 from tripeaks.engine.codes import OPTION_LETTERS, NotOffered, offered
 from tripeaks.engine.game import DRAW, Game
@@ -170,14 +169,8 @@ def test_a_game_with_options_is_played_in_the_terminal() -> None:
 def test_every_command_refuses_an_option_not_offered(
     command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
-    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
-        monkeypatch.delenv(name, raising=False)
-    with pytest.raises(SystemExit) as stopped:
-        main([command, CODE])
-    assert stopped.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == "" and REFUSAL["fi"] in err
+    err = refused_by_command([command, CODE], "fi_FI.UTF-8", capsys, monkeypatch)
+    assert REFUSAL["fi"] in err
 
 
 @pytest.mark.parametrize("compiled", [True, False])

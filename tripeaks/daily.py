@@ -230,8 +230,9 @@ def refusal(tag: Tag | None, kind: ActionKind | None) -> str | None:
     """Why a daily refuses this (an undo or a redo, or a hint: ``kind`` None), or None.
 
     Ranked means played straight: an undo would let a player look under a card and take the move
-    back, and a redo is refused with it (a ranked attempt never has anything to redo). A hint is the solver playing, and tells of cards still hidden: no daily of an open day
-    has one. Once the day is over its games are games like any other."""
+    back, and a redo is refused with it (a ranked attempt never has anything to redo). A hint is
+    the solver playing, and tells of cards still hidden: no daily of an open day has one. Once the
+    day is over its games are games like any other."""
     if not secret(tag):
         return None
     assert tag is not None

@@ -512,7 +512,7 @@ def layouts_out(lang: str) -> LayoutsOut:
                 word=layout.word,
                 name=_(f"layout.{layout.id}"),
                 cards=layout.size,
-                stock=51 - layout.size,
+                stock=codes.CARDS - 1 - layout.size,  # the rest of the deck, the discard's card off
                 groups=len(layout.groups),
                 offered=layout in codes.OFFERED_LAYOUTS,
                 places=[
