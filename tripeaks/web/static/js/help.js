@@ -122,7 +122,10 @@ async function figure(actions, caption) {
   const discard = h("div", { className: "card" });
   stock.style.position = discard.style.position = "relative";
   const board = h("div", { className: "board", "aria-hidden": "true" }, tableau, h("div", { className: "piles" }, stock, discard));
-  paintTableau(buildTableau(tableau, state.layout, false), data.tableau, false);
+  // the example's layout (its code's), not the table's: the help shows the same picture whatever is played
+  const layout = state.layouts.find((l) => l.id === data.layout) || state.layouts[0];
+  if (!layout) return [];
+  paintTableau(buildTableau(tableau, layout.places, false), data.tableau, false);
   paintFace(discard, data.discard);
   return [h("figure", { className: "example" }, board, h("figcaption", {}, t(caption)))];
 }
