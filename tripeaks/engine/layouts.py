@@ -40,15 +40,16 @@ middle outwards, its top half from below and its bottom half from above. 27 card
 VALLEY = Layout.drawn(
     "valley",
     """
-a3a3a3              c3c3c3
- a2a2a2a2        c2c2c2c2
-    a1a1b1b1b1b1b1c1c1
-         b0b0b0b0
+a4a4a4a4        c4c4c4c4
+ a3a3a3          c3c3c3
+  a2a2a2        c2c2c2
+   a1a1b1b1b1b1b1c1c1
+        b0b0b0b0
 """,
 )
-"""A valley between two slopes: here the upper rows lie on the lower ones, so the slopes' crests
-and the middle of the valley floor are face up (11 cards) and the floor's last row is the deepest.
-The left slope, the floor and the right slope are the groups, 9 cards each: 27 cards."""
+"""A valley between two slopes: each row lies on the one below it, so the slopes' top rows and the
+middle of the floor's upper row are face up (11 cards), and the floor's last row is the deepest. The
+left slope (12 cards), the floor (9) and the right slope (12) are the groups: 33 cards."""
 
 UP_AND_DOWN = Layout.drawn(
     "up_and_down",
