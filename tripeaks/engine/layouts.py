@@ -3,8 +3,8 @@
 Each picture is read by :meth:`Layout.drawn`: a card is its group's letter and its layer's digit,
 at its place (a column is half a card width, a line a row); of two overlapping cards, the higher
 layer lies on top and covers the other. Positions are numbered in reading order, rows top to bottom
-and each left to right. Only Three Peaks is offered by the app yet: the others are played from
-Python alone until the solver, the codes and the page know them (issue 38).
+and each left to right. Every one is offered (codes.OFFERED_LAYOUTS); the deal of the day stays on
+Three Peaks.
 """
 
 from __future__ import annotations
