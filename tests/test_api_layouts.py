@@ -103,3 +103,13 @@ def test_a_kind_reads_back_from_its_key(layout) -> None:
             assert Kind.from_key(kind.key) == kind
             assert (kind.key == kind.variant.key) is (layout is THREE_PEAKS)
     assert BY_ID[layout.id] is layout
+
+
+def test_the_deal_of_the_day_stays_on_three_peaks(client: TestClient) -> None:
+    """Whatever table a player chose last, the day's deal is Three Peaks' (rules.md "Layouts")."""
+    started(client, layout="bridge")
+    reply = client.post("/api/daily", json={})
+    assert reply.status_code == 201, reply.text
+    daily = reply.json()
+    assert daily["layout"] == "three_peaks" and len(daily["tableau"]) == 28
+    assert daily["daily"] is not None and daily["code"] is None
