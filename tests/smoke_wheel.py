@@ -154,9 +154,7 @@ class Smoke:
     def _play(self, server: subprocess.Popen[str], port: int) -> None:
         assert server.stdout is not None and server.stderr is not None
         line = server.stdout.readline()
-        assert line.startswith(f"TriPeaks: http://127.0.0.1:{port}/"), (
-            line + server.stderr.read()
-        )
+        assert line.startswith(f"TriPeaks: http://127.0.0.1:{port}/"), line + server.stderr.read()
         base = f"http://127.0.0.1:{port}"
         opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
