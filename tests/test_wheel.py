@@ -92,7 +92,7 @@ def test_the_wheel_holds_every_file_the_app_reads_and_the_compiled_searches(dist
         for name in names - package
         if not name.startswith(f"{NAME}.dist-info/") and not name.endswith(suffix)
     }
-    assert extra == set(), "the wheel holds what the checkout does not track"
+    assert extra == set(), "untracked files would ship: git add them, or remove them"
     assert not any(name.endswith(".c") or "__pycache__" in name for name in names)
 
 
