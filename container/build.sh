@@ -18,6 +18,8 @@ dist)
     ;;
 install)
     set -- "$2" "$3" "$(ls "$2"/tripeaks-*.whl)"
+    # A checkout on the path (its tripeaks.egg-info) would pass for the package installed already.
+    unset PYTHONPATH
     # No pip of its own in the environment: the interpreter's pip fills it (pip --python).
     "$PYTHON" -m venv --without-pip "$2"
     "$PYTHON" -m pip --python "$2/bin/python" install --quiet --disable-pip-version-check "$3"
