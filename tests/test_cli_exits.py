@@ -49,10 +49,7 @@ def test_the_top_help_says_the_exit_statuses(capsys: pytest.CaptureFixture[str])
 USAGE_ERRORS = [
     *[[command, "--no-such-option"] for command in SUBCOMMANDS],
     ["deal"],  # a missing argument
-    ["deal", "TP1-E-AAAA"],  # a malformed code
     ["describe", "TP1-E-AAAAAAB", "--lang", "xx"],
-    ["play", "TP1-Q-AAAAAAB"],
-    ["solve", "TP1-E-AAAAAAB-Z"],
     ["survey", "--deals", "many"],
     ["serve", "--no-browser", "--limit", "hints_per_player=lots"],  # checked before anything opens
     ["no-such-command"],
@@ -72,6 +69,24 @@ def test_a_usage_error_is_status_2_and_says_what_is_wrong(
         (line,) = capsys.readouterr().err.splitlines()
         assert line.startswith("tripeaks: ")
     assert status == 2
+
+
+REFUSED_CODES = [
+    ["deal", "TP1-E-AAAA"],  # a malformed code
+    ["describe", "TP1-HILLS-E-AAAAAAB"],  # an unknown layout
+    ["play", "TP1-Q-AAAAAAB"],
+    ["solve", "TP1-E-AAAAAAB-Z"],
+]
+
+
+@pytest.mark.parametrize("argv", REFUSED_CODES, ids=" ".join)
+def test_a_refused_code_is_status_1_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    (line,) = err.splitlines()
+    assert out == "" and line.startswith("tripeaks: ") and len(line) > len("tripeaks: ")
 
 
 @pytest.mark.parametrize("command", ["serve", "migrate"])

@@ -188,9 +188,8 @@ def test_the_deal_command_deals_any_layout_as_its_vector_writes_it(
     for code in sorted(VECTORS):
         assert main(["deal", code]) == 0
         assert capsys.readouterr().out == VECTORS[code]
-    with pytest.raises(SystemExit) as stopped:
-        main(["deal", "TP1-HILLS-E-AAAAAAB"])
-    assert stopped.value.code == 2 and "the layouts are" in capsys.readouterr().err
+    assert main(["deal", "TP1-HILLS-E-AAAAAAB"]) == 1
+    assert "the layouts are" in capsys.readouterr().err
 
 
 ROWS_TABLE = re.compile(r"^\| `(?P<id>[a-z_]+)` \| `(?P<rows>[^`]+)` \|$", re.MULTILINE)

@@ -8,31 +8,11 @@ import sys
 from collections.abc import Sequence
 
 from tripeaks.cli.helptext import examples
-from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offer, offered
+from tripeaks.cli.refusal import Refused, engine_code, game_code
+from tripeaks.engine.codes import GameCode, deal
 from tripeaks.engine.game import Game
 from tripeaks.i18n import LANGUAGES
 from tripeaks.i18n.describe import describe
-
-
-def _code(text: str, any_layout: bool = False) -> GameCode:
-    try:
-        code = GameCode.parse(text)
-        if any_layout:  # the engine alone deals it: every layout, the options offered
-            offer(code.variant, code)
-            return code
-        return offered(code)
-    except InvalidCode as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # an option or a layout this version does not offer (codes)
-        from tripeaks import i18n
-
-        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
-
-
-def _engine_code(text: str) -> GameCode:
-    """A code for the commands the engine alone answers (deal, describe): any layout
-    (docs/deal-format.md "Layouts")."""
-    return _code(text, any_layout=True)
 
 
 def format_deal(code: GameCode) -> str:
@@ -130,8 +110,8 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-EXIT_STATUSES = """exit status: 0 done; 1 refused what it met (a database it cannot use), one line on stderr;
-2 a usage error (an unknown option, a malformed or unoffered game code, a bad value)"""
+EXIT_STATUSES = """exit status: 0 done; 1 refused what it met (a malformed or unoffered game code, a database
+it cannot use), one line on stderr; 2 a usage error (an unknown option, a missing argument, a bad value)"""
 """What ``tripeaks --help`` says of exit statuses (README.md "The command line")."""
 
 
@@ -153,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     deal_cmd.add_argument(
         "code",
-        type=_engine_code,
+        type=engine_code,
         help="a game code such as TP1-E-AAAAAAB, a long TP2-E-… code, or one on another layout"
         " (TP1-VALLEY-E-AAAAAAB)",
     )
@@ -165,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         **examples("tripeaks describe TP1-E-AAAAAAB --lang fi"),
     )
     describe_cmd.add_argument(
-        "code", type=_engine_code, help="a game code, TP1 or TP2, on any layout"
+        "code", type=engine_code, help="a game code, TP1 or TP2, on any layout"
     )
     describe_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     describe_cmd.set_defaults(run=cmd_describe)
@@ -175,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play in the terminal",
         **examples("tripeaks play", "tripeaks play TP1-C-AAAAAAB --lang ca"),
     )
-    play_cmd.add_argument("code", nargs="?", type=_code, default=None)
+    play_cmd.add_argument("code", nargs="?", type=game_code, default=None)
     play_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
@@ -227,7 +207,11 @@ def _run(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
         words = ["serve", *words]  # the browser app is the default command
-    args = parser.parse_args(words)
+    try:
+        args = parser.parse_args(words)
+    except Refused as refused:  # a code the command refuses: one line, status 1
+        print(f"tripeaks: {refused}", file=sys.stderr)
+        return 1
     run = args.run
     result: int = run(args)
     return result

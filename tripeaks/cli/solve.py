@@ -16,14 +16,12 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from tripeaks.cli.helptext import examples
+from tripeaks.cli.refusal import game_code
 from tripeaks.engine.codes import (
     CODE_SPACE,
     GameCode,
-    InvalidCode,
-    NotOffered,
     SplitMix64,
     deal,
-    offered,
 )
 from tripeaks.engine.game import Action, ActionKind
 from tripeaks.engine.layout import TABLEAU_SIZE
@@ -34,17 +32,6 @@ from tripeaks.solver.search import LOST, solve, survey_numbers
 
 STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
-
-
-def _code(text: str) -> GameCode:
-    try:
-        return offered(GameCode.parse(text))
-    except InvalidCode as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
-        from tripeaks import i18n
-
-        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
 def line_labels(code: GameCode, line: tuple[Action, ...]) -> list[str]:
@@ -254,7 +241,7 @@ def add_commands(commands: Any) -> None:
         ),
     )
     solve_cmd.add_argument(
-        "code", type=_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
+        "code", type=game_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
     )
     solve_cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     solve_cmd.add_argument(
