@@ -266,3 +266,9 @@ def test_the_plan_covers_every_layout_variant_and_grade() -> None:
     for slot in slots:
         traditional = slot.variant.scoring is Scoring.TRADITIONAL
         assert (slot.goal is GoalKind.SCORE_AT_LEAST) <= traditional
+
+
+def test_the_docs_show_the_shipped_journey() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "journey.md").read_text("utf-8")
+    shipped = docs.split("## The journey as shipped", 1)[1]
+    assert make.distribution(JOURNEY) in shipped

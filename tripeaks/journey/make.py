@@ -14,7 +14,8 @@ replayed through the engine here before it is written, and again by the tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -196,4 +197,66 @@ def make(seed: int = SEED, count: int | None = None) -> Journey:
     return Journey(seed, tuple(replace(level, number=n) for n, level in enumerate(made, 1)))
 
 
-__all__ = ["SEED", "SLOTS", "VARIANTS", "NoDeal", "Slot", "check", "find", "key", "make", "plan"]
+def distribution(journey: Journey) -> str:
+    """The journey's levels counted by grade and layout, then by grade and variant, as the two
+    Markdown tables of docs/journey.md "The journey as shipped" (the tests compare them)."""
+    grades = list(GRADES)
+
+    def table(title: str, columns: Sequence[str], of: Callable[[Level], str]) -> list[str]:
+        counts = Counter((level.grade, of(level)) for level in journey.levels)
+        lines = [
+            f"| grade | {' | '.join(columns)} | all |",
+            "|---" * (len(columns) + 2) + "|",
+        ]
+        for grade in grades:
+            row = [counts[grade, column] for column in columns]
+            lines.append(f"| {grade.value} | {' | '.join(map(str, row))} | {sum(row)} |")
+        totals = [sum(counts[grade, column] for grade in grades) for column in columns]
+        lines.append(f"| all | {' | '.join(map(str, totals))} | {sum(totals)} |")
+        return [title, "", *lines]
+
+    layouts = table("By layout:", [layout.id for layout in LAYOUTS], lambda lv: lv.code.layout.id)
+    variants = table(
+        "By variant (rules, then options):", list(VARIANTS), lambda lv: lv.code.variant.key
+    )
+    goals = Counter("none" if lv.goal is None else lv.goal.kind.value for lv in journey.levels)
+    kinds = ["none", *(kind.value for kind in GoalKind)]
+    goal_line = "Goals: " + ", ".join(f"{kind} {goals[kind]}" for kind in kinds) + "."
+    return "\n".join([*layouts, "", *variants, "", *stretches(journey), "", goal_line]) + "\n"
+
+
+STRETCHES = 6
+
+
+def stretches(journey: Journey) -> list[str]:
+    """The journey in STRETCHES stretches of levels: each one's layouts and grades."""
+    size = math.ceil(len(journey.levels) / STRETCHES)
+    columns = [layout.id for layout in LAYOUTS]
+    lines = [
+        "Along the journey:",
+        "",
+        f"| levels | {' | '.join(columns)} | gentle | medium | hard |",
+        "|---" * (len(columns) + 4) + "|",
+    ]
+    for start in range(0, len(journey.levels), size):
+        part = journey.levels[start : start + size]
+        layouts = Counter(level.code.layout.id for level in part)
+        grades = Counter(level.grade for level in part)
+        cells = [layouts[column] for column in columns] + [grades[grade] for grade in GRADES]
+        lines.append(f"| {part[0].number}-{part[-1].number} | {' | '.join(map(str, cells))} |")
+    return lines
+
+
+__all__ = [
+    "SEED",
+    "SLOTS",
+    "VARIANTS",
+    "NoDeal",
+    "Slot",
+    "check",
+    "distribution",
+    "find",
+    "key",
+    "make",
+    "plan",
+]
