@@ -263,6 +263,8 @@ def test_the_plan_covers_every_layout_variant_and_grade() -> None:
         mine = [slot for slot in slots if slot.layout is layout]
         assert {slot.variant.key for slot in mine} == set(make.VARIANTS)
         assert {slot.grade for slot in mine} == {Grade.GENTLE, Grade.MEDIUM, Grade.HARD}
+    for key in make.VARIANTS:
+        assert {slot.grade for slot in slots if slot.variant.key == key} == set(make.GRADES)
     for slot in slots:
         traditional = slot.variant.scoring is Scoring.TRADITIONAL
         assert (slot.goal is GoalKind.SCORE_AT_LEAST) <= traditional
