@@ -139,9 +139,10 @@ static int best_plays(const Table *s, uint64_t present, uint64_t free, int top,
 static int read_masks(const Py_buffer *buffer, int cards, uint64_t out[MAX_CARDS]) {
     const unsigned char *b = buffer->buf;
     for (int p = 0; p < cards; p++) {
-        uint64_t m = 0;
-        for (int j = 7; j >= 0; j--)
-            m = m << 8 | b[8 * p + j];
+        const unsigned char *w = b + 8 * p; /* one 64-bit load, as compilers read it */
+        uint64_t m = (uint64_t)w[0] | (uint64_t)w[1] << 8 | (uint64_t)w[2] << 16 |
+                     (uint64_t)w[3] << 24 | (uint64_t)w[4] << 32 | (uint64_t)w[5] << 40 |
+                     (uint64_t)w[6] << 48 | (uint64_t)w[7] << 56;
         if (m >> cards)
             return 0;
         out[p] = m;

@@ -36,12 +36,13 @@ together (:func:`reach_table`), made only when a position's answer is asked (the
 search's).
 
 *The traditional best score.* A depth-first search with a memo over every position and a sound
-upper bound to prune with (every card left in the current streak, every peak not yet emptied still
+upper bound to prune with (every card left in the current streak, every group not yet emptied still
 paying its bonus): a position searched under a threshold it could not beat is remembered as "at
-most this", one that beat it as its exact value (tripeaks/solver/streak.py has the why).
+most this", one that beat it as its exact value (tripeaks/solver/streak.py has the why). On any
+layout: its covering masks, its groups and their bonuses.
 
 *The visible-card strategy's plays* (a deal's grade, tripeaks/solver/explain.py), play for play
-with the ties drawn from the same Mersenne Twister as the compiled plays.
+with the ties drawn from the same Mersenne Twister as the compiled plays, on any layout.
 """
 
 from __future__ import annotations
