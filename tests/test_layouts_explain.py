@@ -114,8 +114,8 @@ def test_a_whole_deal_s_best_line_replays_to_its_score(layout: Layout) -> None:
     of every card and every group's bonus) bounds, as the portable search's bound does."""
     most = traditional_best(layout.size, len(layout.groups))
     assert streak.bound_on(layout)(layout.all_mask, 0) == most
-    for rules in (Rules.EASY, Rules.CLASSIC):
-        code = code_on(layout, 4242 + len(rules.value), rules, "T")
+    for rules, options in ((Rules.EASY, ""), (Rules.CLASSIC, options_of(layout, 1))):
+        code = code_on(layout, 4242 + len(rules.value), rules, options + "T")
         start = Game.new(code)
         solution = streak.best_score(code)
         check(start, solution)
