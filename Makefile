@@ -40,14 +40,22 @@ lint: $(VENV)/.test-deps
 	$(BIN)/lint-imports
 
 # The cluster lives in a temporary folder for this run only and is stopped even when tests fail.
+# Before the suite, the package as users get it: the sdist and the wheel built as the image builds
+# them (container/build.sh), the wheel installed in a new environment outside the checkout and run
+# from there (tests/smoke_wheel.py); tests/test_wheel.py then reads both (TRIPEAKS_TEST_DIST).
 test: chromium compiler postgres lint
-	@cluster=$$(mktemp -d) && trap 'sh tests/pg_cluster.sh stop "$$cluster"' EXIT && \
+	@cluster=$$(mktemp -d) && package=$$(mktemp -d) && \
+	trap 'sh tests/pg_cluster.sh stop "$$cluster"; rm -rf "$$package"' EXIT && \
 	url=$$(sh tests/pg_cluster.sh start "$$cluster") && \
-	TRIPEAKS_TEST_PG="$$url" $(BIN)/pytest -n 2
+	{ PYTHON=$(BIN)/python sh container/build.sh dist . "$$package/dist" >"$$package/build.log" 2>&1 || \
+		{ cat "$$package/build.log"; exit 1; }; } && \
+	PYTHON=$(BIN)/python sh container/build.sh install "$$package/dist" "$$package/venv" && \
+	$(BIN)/python tests/smoke_wheel.py "$$package/venv" && \
+	TRIPEAKS_TEST_PG="$$url" TRIPEAKS_TEST_DIST="$$package/dist" $(BIN)/pytest -n 2
 
 bench: $(VENV)/.run-deps
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/api.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts build dist *.egg-info

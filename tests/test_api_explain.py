@@ -33,6 +33,7 @@ from test_explain import midgame, swapped
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
+from tripeaks.engine.layout import Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
@@ -40,6 +41,7 @@ from tripeaks.i18n.describe import card_name
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
 from tripeaks.stats import fold
+from tripeaks.store.policy import Kind
 from tripeaks.web.api.view import fair_hint_out as _fair_hint_out
 from tripeaks.web.backend.solving import HintRefused, Solvers
 
@@ -382,7 +384,7 @@ def test_no_deal_of_the_grade_is_a_clear_503(
 ) -> None:
     solvers = client.app.state.backend.solvers  # type: ignore[attr-defined]
 
-    async def nothing(variant: Variant, grade: str) -> None:
+    async def nothing(variant: Variant, grade: str, layout: Layout) -> None:
         return None
 
     monkeypatch.setattr(solvers, "graded_code", nothing)
@@ -422,7 +424,9 @@ def test_the_result_and_the_statistics_count_each_grade(client: TestClient) -> N
     assert by_grade == expected
     player = player_of(client)
     store = store_of(client)
-    assert store.totals(player)[Variant(Rules.EASY)] == fold(store.results(player), Rules.EASY)
+    assert store.totals(player)[Kind(Variant(Rules.EASY))] == fold(
+        store.results(player), Rules.EASY
+    )
     assert [r.grade for r in store.results(player)] == [
         explain.grade(WIN_CODE).value,
         explain.grade(STUCK_CODE).value,
@@ -446,7 +450,9 @@ def test_wins_with_perfect_hints_are_counted_apart_from_fair_ones(client: TestCl
     player = player_of(client)
     store = store_of(client)
     assert [r.hint for r in store.results(player)] == ["fair", "perfect", "perfect", None]
-    assert store.totals(player)[Variant(Rules.EASY)] == fold(store.results(player), Rules.EASY)
+    assert store.totals(player)[Kind(Variant(Rules.EASY))] == fold(
+        store.results(player), Rules.EASY
+    )
 
 
 # The worker's limits -------------------------------------------------------------------------

@@ -31,8 +31,9 @@ def test_describe_in_finnish(capsys: object) -> None:
 
 def test_a_bad_code_is_a_clear_error() -> None:
     result = run("deal", "TP1-E-AAAA")
-    assert result.returncode == 2
-    assert "7 letters" in result.stderr
+    assert result.returncode == 1 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("tripeaks: ") and "7 letters" in line
 
 
 def test_terminal_game_plays_draws_undoes_and_explains_refusals() -> None:

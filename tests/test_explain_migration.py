@@ -17,6 +17,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.stats import figures, fold
 from tripeaks.store import migrations
+from tripeaks.store.policy import Kind
 from tripeaks.store.sqlite import open_store
 
 ADDED = {
@@ -92,7 +93,7 @@ def test_hints_given_before_revision_0005_were_perfect(database: str | Path) -> 
         assert sorted(rows(database, "SELECT hint, grade FROM verdicts"), key=str) == sorted(
             [("perfect", None), (None, None)], key=str
         )  # the grade of a game counted before is unknown: it is in no grade's figures
-        kept = store.totals(player)[Variant(Rules.EASY)]
+        kept = store.totals(player)[Kind(Variant(Rules.EASY))]
         shown = figures(kept)
         assert (shown.won_with_hints, shown.won_with_perfect_hints, shown.won_with_fair_hints) == (
             1,

@@ -32,6 +32,7 @@ from tripeaks.engine.variant import Variant
 from tripeaks.stats import Totals, figures
 from tripeaks.store import migrations, postgres, sqlite
 from tripeaks.store.core import Storage
+from tripeaks.store.policy import Kind
 
 POLICY = daily.Policy(stats.judge, stats.count)
 """The app's policy of the competition's rules (web/app.py hands the solver worker's judge first)."""
@@ -118,7 +119,7 @@ def check_upgraded(store: Storage, made: dict[str, Any]) -> None:
         assert [[str(r.code), r.outcome, r.score] for r in store.results(player)] == results
         totals = store.totals(player)
         for rules in Rules:
-            now = asdict(figures(totals.get(Variant(rules), Totals())))
+            now = asdict(figures(totals.get(Kind(Variant(rules)), Totals())))
             then = made["stats"][player][rules.name.lower()]
             assert {key: now[key] for key in then} == then, (player, rules)
     # a game in progress goes on: its next action is stored after the old ones

@@ -24,7 +24,7 @@ from tripeaks.engine.game import DRAW, Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.solver import explain
-from tripeaks.stats import figures, fold, recent, summarize
+from tripeaks.stats import Kind, figures, fold, recent, summarize
 from tripeaks.store import sqlite
 from tripeaks.store.core import Result
 
@@ -223,8 +223,10 @@ def test_a_database_made_before_card_streaks_gets_the_column(tmp_path: Path) -> 
     store.close()
     # ...and its statistics, kept as running totals since, are rebuilt from those results
     store = Store(db)
-    assert store.totals("alice") == {Variant(Rules.EASY): fold(store.results("alice"), Rules.EASY)}
-    assert figures(store.totals("alice")[Variant(Rules.EASY)]).best_score == 750
+    assert store.totals("alice") == {
+        Kind(Variant(Rules.EASY)): fold(store.results("alice"), Rules.EASY)
+    }
+    assert figures(store.totals("alice")[Kind(Variant(Rules.EASY))]).best_score == 750
     store.close()
 
 
@@ -249,7 +251,7 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
     store = Store(db)
     log = store.results(player)
     assert [r.outcome for r in log] == ["lost", "won", "lost", "won"]
-    assert store.totals(player) == {Variant(Rules.EASY): fold(log, Rules.EASY)}
+    assert store.totals(player) == {Kind(Variant(Rules.EASY)): fold(log, Rules.EASY)}
     assert shown["easy"] == {**asdict(summarize(log, Rules.EASY))}
     assert shown["recent"][0]["outcome"] == "won" and len(shown["recent"]) == 4
     store.close()
@@ -299,15 +301,15 @@ def test_each_scoring_and_variant_is_counted_apart(tmp_path: Path) -> None:
         assert store.game(created.id, player).is_won, n
     log = store.results(player)
     totals = store.totals(player)
-    kinds = {GameCode.parse(text).variant for text in codes}
+    kinds = {Kind.of(GameCode.parse(text)) for text in codes}
     assert set(totals) == kinds
     for kind in kinds:
         assert totals[kind] == fold(log, kind)
         assert totals[kind].played == totals[kind].won == 1
     # the traditional score is kept as it is (not ours)
-    traditional = GameCode.parse(codes[0]).variant
+    traditional = Kind.of(GameCode.parse(codes[0]))
     assert totals[traditional].best_score == next(r.score for r in log if r.code.options == "T")
-    assert totals[traditional].best_score != totals[Variant(Rules.EASY)].best_score
+    assert totals[traditional].best_score != totals[Kind(Variant(Rules.EASY))].best_score
     store.close()
     with api(db) as client:
         client.cookies.set("tripeaks_player", player)

@@ -27,6 +27,7 @@ from tripeaks.store.core import (
     Unavailable,
     UnknownGame,
 )
+from tripeaks.store.policy import Kind
 
 CODE = GameCode.parse("TP1-E-AAABUWI")
 P = "p" * 22
@@ -343,7 +344,7 @@ def test_a_counted_games_verdict_is_asked_for_outside_the_stores_locks(tmp_path:
     verdict = stats.judge(CODE)
     assert verdict is not None
     assert verdicts(tmp_path / "g.db") == [(int(verdict.winnable), verdict.best)] * 2
-    assert store.totals(P)[CODE.variant].judged == 2
+    assert store.totals(P)[Kind.of(CODE)].judged == 2
 
 
 def test_a_game_that_counts_only_in_the_commit_is_judged_outside_it(tmp_path: Path) -> None:
@@ -359,7 +360,7 @@ def test_a_game_that_counts_only_in_the_commit_is_judged_outside_it(tmp_path: Pa
     assert watched.asked == [(str(CODE), False)]
     assert results(store) == [(str(CODE), "lost")]
     assert len(verdicts(tmp_path / "g.db")) == 1
-    assert store.totals(P)[CODE.variant].played == 1
+    assert store.totals(P)[Kind.of(CODE)].played == 1
     assert not store._staged
 
 

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from tripeaks.engine.layout import THREE_PEAKS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
+from tripeaks.store.policy import Kind as Kind  # a kind of game the statistics keep apart
 from tripeaks.store.policy import Totals as Totals  # the totals table's row
 from tripeaks.store.policy import Verdict as Verdict  # a counted game's verdict
 
@@ -64,9 +66,9 @@ HINT_KINDS = ("perfect", "fair")
 @lru_cache(maxsize=4096)
 def judge(code: GameCode) -> Verdict | None:
     """The solver's verdict on a standard deal from its start, with its grade (a few
-    milliseconds, compiled; kept for the deals seen lately); None for a game with options (not
-    judged)."""
-    if code.options:
+    milliseconds, compiled; kept for the deals seen lately); None for a game with options or on
+    another layout than Three Peaks (not judged)."""
+    if code.options or code.layout is not THREE_PEAKS:
         return None
     from tripeaks.solver import explain
     from tripeaks.solver import search as solver
@@ -157,19 +159,20 @@ def figures(totals: Totals) -> Stats:
     )
 
 
-def fold(results: Iterable[Result], kind: Rules | Variant) -> Totals:
-    """The totals of the games of one kind (rules alone: the standard game), oldest first in
-    ``results``; each scoring and variant is a kind of its own."""
-    variant = Variant(kind) if isinstance(kind, Rules) else kind
+def fold(results: Iterable[Result], kind: Rules | Variant | Kind) -> Totals:
+    """The totals of the games of one kind (rules alone: the standard game; a variant: on Three
+    Peaks), oldest first in ``results``; each layout, scoring and variant is a kind of its own."""
+    if not isinstance(kind, Kind):
+        kind = Kind(Variant(kind) if isinstance(kind, Rules) else kind)
     totals = Totals()
     for r in results:
-        if r.code.variant == variant:
+        if Kind.of(r.code) == kind:
             verdict = None if r.winnable is None else Verdict(r.winnable, r.best, r.grade)
             totals = count(totals, r.outcome, r.score, r.streak, verdict, r.hint)
     return totals
 
 
-def summarize(results: Sequence[Result], kind: Rules | Variant) -> Stats:
+def summarize(results: Sequence[Result], kind: Rules | Variant | Kind) -> Stats:
     """The figures straight from the log (what the kept totals must always equal)."""
     return figures(fold(results, kind))
 

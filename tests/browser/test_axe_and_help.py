@@ -32,6 +32,7 @@ SECTIONS = [
     "codes",
     "choices",
     "variants",
+    "layouts",
     "keys",
     "sources",
 ]

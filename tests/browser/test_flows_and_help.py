@@ -12,7 +12,18 @@ from tripeaks_page import EXAMPLE_CODE, card, more_options, moves, no_violations
 
 from tripeaks.i18n import messages
 
-MORE = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "keys", "sources"]
+MORE = [
+    "rules",
+    "example",
+    "scoring",
+    "undo",
+    "codes",
+    "choices",
+    "variants",
+    "layouts",
+    "keys",
+    "sources",
+]
 LANGS = ["en", "fi", "ca"]
 
 

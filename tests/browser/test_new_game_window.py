@@ -104,11 +104,13 @@ def test_more_options_is_folded_and_opens_by_click_and_by_keyboard(new_page):
     expect(more).not_to_have_attribute("open", "")
     expect(summary(page)).to_have_text(EN["web.new.more"])
     assert expanded(page) is False
-    # the focus starts on the first choice and Tab follows the page's order: difficulty, rules,
-    # winnable, More options, then the buttons
+    # the focus starts on the first choice and Tab follows the page's order: difficulty, rules, the
+    # layout, winnable, More options, then the buttons
     expect(dialog.get_by_role("radio", name=EN["web.new.difficulty_any"])).to_be_focused()
     page.keyboard.press("Tab")
     expect(dialog.get_by_role("radio", name=EN["rules.easy"])).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(dialog.get_by_role("radio", name=EN["layout.three_peaks"])).to_be_focused()
     page.keyboard.press("Tab")
     expect(dialog.get_by_role("checkbox", name=EN["web.new.winnable"])).to_be_focused()
     page.keyboard.press("Tab")

@@ -131,6 +131,7 @@ def test_the_new_game_window_shows_only_the_options_offered_and_sends_those_chos
         "scoring": "traditional",
         "open_peaks": False,
         "joker": True,
+        "layout": "three_peaks",
     }
     expect(page.locator("#code")).to_have_text(re.compile(r"^TP1-E-[A-Z]{7}-JT$"))
     expect(page.locator("#score")).to_have_text("0")

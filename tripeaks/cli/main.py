@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, deal, offer, offered
+from tripeaks.cli.helptext import examples
+from tripeaks.cli.refusal import Refused, engine_code, game_code
+from tripeaks.engine.codes import GameCode, deal
 from tripeaks.engine.game import Game
 from tripeaks.i18n import LANGUAGES
 from tripeaks.i18n.describe import describe
-
-
-def _code(text: str, any_layout: bool = False) -> GameCode:
-    try:
-        code = GameCode.parse(text)
-        if any_layout:  # the engine alone deals it: every layout, the options offered
-            offer(code.variant, code)
-            return code
-        return offered(code)
-    except InvalidCode as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # an option or a layout this version does not offer (codes)
-        from tripeaks import i18n
-
-        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
-
-
-def _engine_code(text: str) -> GameCode:
-    """A code for the commands the engine alone answers (deal, describe): any layout
-    (docs/deal-format.md "Layouts")."""
-    return _code(text, any_layout=True)
 
 
 def format_deal(code: GameCode) -> str:
@@ -117,28 +99,63 @@ def _redacted(url: str) -> str:
     return redacted(url)
 
 
+def version() -> str:
+    """The installed distribution's version: pyproject.toml's, its one source."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tripeaks")
+    except PackageNotFoundError:  # the sources on sys.path, never installed
+        return "unknown (not installed)"
+
+
+EXIT_STATUSES = """exit status: 0 done; 1 refused what it met (a malformed or unoffered game code, a database
+it cannot use), one line on stderr; 2 a usage error (an unknown option, a missing argument, a bad value)"""
+"""What ``tripeaks --help`` says of exit statuses (README.md "The command line")."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tripeaks", description="TriPeaks solitaire")
+    parser = argparse.ArgumentParser(
+        prog="tripeaks",
+        description="TriPeaks solitaire",
+        epilog="examples:\n  tripeaks                         # play in the browser\n"
+        "  tripeaks solve TP1-C-AAAAAAB --json\n  tripeaks COMMAND --help\n\n" + EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"tripeaks {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    deal_cmd = commands.add_parser("deal", help="print every card of a deal")
+    deal_cmd = commands.add_parser(
+        "deal",
+        help="print every card of a deal",
+        **examples("tripeaks deal TP1-E-AAAAAAB", "tripeaks deal TP1-VALLEY-E-AAAAAAB"),
+    )
     deal_cmd.add_argument(
         "code",
-        type=_engine_code,
+        type=engine_code,
         help="a game code such as TP1-E-AAAAAAB, a long TP2-E-… code, or one on another layout"
         " (TP1-VALLEY-E-AAAAAAB)",
     )
     deal_cmd.set_defaults(run=cmd_deal)
 
-    describe_cmd = commands.add_parser("describe", help="the player's view of a new deal")
+    describe_cmd = commands.add_parser(
+        "describe",
+        help="the player's view of a new deal",
+        **examples("tripeaks describe TP1-E-AAAAAAB --lang fi"),
+    )
     describe_cmd.add_argument(
-        "code", type=_engine_code, help="a game code, TP1 or TP2, on any layout"
+        "code", type=engine_code, help="a game code, TP1 or TP2, on any layout"
     )
     describe_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     describe_cmd.set_defaults(run=cmd_describe)
 
-    play_cmd = commands.add_parser("play", help="play in the terminal")
-    play_cmd.add_argument("code", nargs="?", type=_code, default=None)
+    play_cmd = commands.add_parser(
+        "play",
+        help="play in the terminal",
+        **examples("tripeaks play", "tripeaks play TP1-C-AAAAAAB --lang ca"),
+    )
+    play_cmd.add_argument("code", nargs="?", type=game_code, default=None)
     play_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
     play_cmd.add_argument("--rules", choices=["easy", "classic"], default="easy")
     play_cmd.set_defaults(run=cmd_play)
@@ -146,7 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     from tripeaks.cli.serve import database
 
     migrate_cmd = commands.add_parser(
-        "migrate", help="upgrade the database's schema (servers also do it at start)"
+        "migrate",
+        help="upgrade the database's schema (servers also do it at start)",
+        **examples(
+            "tripeaks migrate --db postgresql://tripeaks@db.internal/tripeaks",
+            "TRIPEAKS_DB=/var/lib/tripeaks/tripeaks.db tripeaks migrate",
+        ),
     )
     migrate_cmd.add_argument(
         "--db",
@@ -168,11 +190,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; its exit status (EXIT_STATUSES). A reader that stops reading (``| head``)
+    ends it quietly, as Python's documentation of SIGPIPE says: no traceback, status 1."""
+    try:
+        result = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing left for the exit's flush to fail on
+        return 1
+    return result
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
         words = ["serve", *words]  # the browser app is the default command
-    args = parser.parse_args(words)
+    try:
+        args = parser.parse_args(words)
+    except Refused as refused:  # a code the command refuses: one line, status 1
+        print(f"tripeaks: {refused}", file=sys.stderr)
+        return 1
     run = args.run
     result: int = run(args)
     return result

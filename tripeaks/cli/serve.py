@@ -75,9 +75,18 @@ def free_port(host: str, start: int = DEFAULT_PORT, tries: int = PORT_TRIES) -> 
 
 def add_command(subparsers: Any) -> None:
     """Register ``serve`` on the CLI's subparsers."""
+    from tripeaks.cli.helptext import examples
     from tripeaks.web.http import wire
 
-    cmd = subparsers.add_parser("serve", help="play in the browser (the default command)")
+    cmd = subparsers.add_parser(
+        "serve",
+        help="play in the browser (the default command)",
+        **examples(
+            "tripeaks serve --port 8000 --no-browser --db games.db",
+            "tripeaks serve --db postgresql://tripeaks@db.internal/tripeaks --workers 4 \\",
+            "    --host 0.0.0.0 --behind-proxy --allowed-host games.example.org",
+        ),
+    )
     cmd.add_argument("--host", default=DEFAULT_HOST, help="address to listen on (127.0.0.1)")
     cmd.add_argument("--port", type=int, default=None, help="port (8000 or the next free one)")
     cmd.add_argument("--no-browser", action="store_true", help="do not open the browser")

@@ -15,14 +15,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, TextIO
 
+from tripeaks.cli.helptext import examples
+from tripeaks.cli.refusal import game_code
 from tripeaks.engine.codes import (
     CODE_SPACE,
     GameCode,
-    InvalidCode,
-    NotOffered,
     SplitMix64,
     deal,
-    offered,
 )
 from tripeaks.engine.game import Action, ActionKind
 from tripeaks.engine.layout import TABLEAU_SIZE
@@ -33,17 +32,6 @@ from tripeaks.solver.search import LOST, solve, survey_numbers
 
 STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
-
-
-def _code(text: str) -> GameCode:
-    try:
-        return offered(GameCode.parse(text))
-    except InvalidCode as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    except NotOffered as refusal:  # an option this version does not offer (codes.OFFERED)
-        from tripeaks import i18n
-
-        raise argparse.ArgumentTypeError(i18n.refusal(refusal, i18n.system_language())) from None
 
 
 def line_labels(code: GameCode, line: tuple[Action, ...]) -> list[str]:
@@ -177,14 +165,18 @@ def _survey_batch(job: tuple[bytes, str, bool]) -> bytes:
 
 
 class _Progress:
-    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+    """A one-line progress bar on stderr, redrawn at most ten times a second; only on a terminal:
+    piped to a file or a log it would be a heap of carriage-return frames, so it draws nothing."""
 
     def __init__(self, total: int, label: str, stream: TextIO | None = None) -> None:
         self.total, self.label = total, label
         self.stream = sys.stderr if stream is None else stream
+        self.drawn = self.stream.isatty()
         self.started = self.shown = time.monotonic()
 
     def update(self, done: int) -> None:
+        if not self.drawn:
+            return
         now = time.monotonic()
         if done < self.total and now - self.shown < 0.1:
             return
@@ -241,9 +233,15 @@ def cmd_survey(args: argparse.Namespace) -> int:
 
 def add_commands(commands: Any) -> None:
     """Register ``solve`` and ``survey`` on the ``tripeaks`` command's subparsers."""
-    solve_cmd = commands.add_parser("solve", help="can a deal be won, and its best win")
+    solve_cmd = commands.add_parser(
+        "solve",
+        help="can a deal be won, and its best win",
+        **examples(
+            "tripeaks solve TP1-C-AAAAAAB", "tripeaks solve TP1-E-AAAAAAB --json --both-rules"
+        ),
+    )
     solve_cmd.add_argument(
-        "code", type=_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
+        "code", type=game_code, help="a game code such as TP1-E-AAAAAAB, or a long TP2-E-… code"
     )
     solve_cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     solve_cmd.add_argument(
@@ -252,7 +250,9 @@ def add_commands(commands: Any) -> None:
     solve_cmd.set_defaults(run=cmd_solve)
 
     survey_cmd = commands.add_parser(
-        "survey", help="the share of winnable deals among random codes"
+        "survey",
+        help="the share of winnable deals among random codes",
+        **examples("tripeaks survey --deals 100000 --rules classic --seed 1 --draws"),
     )
     survey_cmd.add_argument("--deals", type=int, default=1000)
     survey_cmd.add_argument("--rules", choices=sorted(_RULES_BY_NAME), default="easy")

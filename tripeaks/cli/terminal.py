@@ -45,7 +45,7 @@ def play(code: GameCode | None, lang: str = "en", rules: str = "easy") -> int:
             elif line in ("r", "redo"):
                 game.redo()
             elif line in ("n", "new"):
-                game = Game.new(GameCode.random(rule))
+                game = Game.new(GameCode.random(rule, game.layout))  # the same table
             elif line.isdigit():
                 game.play(int(line))
             else:

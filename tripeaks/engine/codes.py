@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from tripeaks.engine.cards import FULL_DECK, JOKER, Card
 from tripeaks.engine.layout import THREE_PEAKS, Layout
-from tripeaks.engine.layouts import BY_WORD
+from tripeaks.engine.layouts import BY_WORD, LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import OPTION_LETTERS, Variant
 
@@ -142,10 +142,12 @@ class GameCode:
         return cls(Variant(rules).with_options(options), letters, layout)
 
     @classmethod
-    def from_number(cls, number: int, rules: Rules | Variant = Rules.EASY) -> GameCode:
+    def from_number(
+        cls, number: int, rules: Rules | Variant = Rules.EASY, layout: Layout = THREE_PEAKS
+    ) -> GameCode:
         if not 0 <= number < CODE_SPACE:
             raise InvalidCode(f"a deal number is 0 to {CODE_SPACE - 1}, not {number}")
-        return cls(rules, _letters_of(number, LETTERS))
+        return cls(rules, _letters_of(number, LETTERS), layout)
 
     @classmethod
     def from_deck(cls, deck: Sequence[int], game: Rules | Variant = Rules.EASY) -> GameCode:
@@ -155,9 +157,9 @@ class GameCode:
         return cls(game, _letters_of(_rank(deck), LONG_LETTERS))
 
     @classmethod
-    def random(cls, rules: Rules | Variant = Rules.EASY) -> GameCode:
-        """Seven letters chosen uniformly from a cryptographic source."""
-        return cls.from_number(secrets.randbelow(CODE_SPACE), rules)
+    def random(cls, rules: Rules | Variant = Rules.EASY, layout: Layout = THREE_PEAKS) -> GameCode:
+        """Seven letters chosen uniformly from a cryptographic source, on ``layout``."""
+        return cls.from_number(secrets.randbelow(CODE_SPACE), rules, layout)
 
     @property
     def long(self) -> bool:
@@ -317,19 +319,26 @@ def offer(variant: Variant, code: GameCode | None = None) -> Variant:
     return variant
 
 
-OFFERED_LAYOUTS: tuple[Layout, ...] = (THREE_PEAKS,)
-"""The layouts this version plays from end to end (engine, solver, store, page): Three Peaks. The
-engine plays every layout of tripeaks/engine/layouts.py and codes name them, but the solver and the
-page do not know them yet (issue 38), so every door refuses them with NotOffered."""
+OFFERED_LAYOUTS: tuple[Layout, ...] = LAYOUTS
+"""The layouts this version plays from end to end (engine, solver, store, page): all of them. The
+guard stays for a layout still being built: one left out of here is refused at every door with
+NotOffered, as an option left out of :data:`OFFERED` is."""
 
 
 def offered(code: GameCode) -> GameCode:
     """``code`` itself when the app offers its layout and every option it has, or NotOffered (see
     :func:`offer`)."""
-    if code.layout not in OFFERED_LAYOUTS:
-        raise NotOffered(code.variant, code, layout=code.layout)
+    offer_layout(code.variant, code.layout, code)
     offer(code.variant, code)
     return code
+
+
+def offer_layout(variant: Variant, layout: Layout, code: GameCode | None = None) -> Layout:
+    """``layout`` when this version offers it, else NotOffered (naming the same deal on Three Peaks
+    when the layout came in a typed ``code``)."""
+    if layout not in OFFERED_LAYOUTS:
+        raise NotOffered(variant, code, layout=layout)
+    return layout
 
 
 class SplitMix64:

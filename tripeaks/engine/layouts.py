@@ -3,8 +3,8 @@
 Each picture is read by :meth:`Layout.drawn`: a card is its group's letter and its layer's digit,
 at its place (a column is half a card width, a line a row); of two overlapping cards, the higher
 layer lies on top and covers the other. Positions are numbered in reading order, rows top to bottom
-and each left to right. Only Three Peaks is offered by the app yet: the others are played from
-Python alone until the solver, the codes and the page know them (issue 38).
+and each left to right. Every one is offered (codes.OFFERED_LAYOUTS); the deal of the day stays on
+Three Peaks.
 """
 
 from __future__ import annotations
@@ -40,15 +40,16 @@ middle outwards, its top half from below and its bottom half from above. 27 card
 VALLEY = Layout.drawn(
     "valley",
     """
-a3a3a3              c3c3c3
- a2a2a2a2        c2c2c2c2
-    a1a1b1b1b1b1b1c1c1
-         b0b0b0b0
+a4a4a4a4        c4c4c4c4
+ a3a3a3          c3c3c3
+  a2a2a2        c2c2c2
+   a1a1b1b1b1b1b1c1c1
+        b0b0b0b0
 """,
 )
-"""A valley between two slopes: here the upper rows lie on the lower ones, so the slopes' crests
-and the middle of the valley floor are face up (11 cards) and the floor's last row is the deepest.
-The left slope, the floor and the right slope are the groups, 9 cards each: 27 cards."""
+"""A valley between two slopes: each row lies on the one below it, so the slopes' top rows and the
+middle of the floor's upper row are face up (11 cards), and the floor's last row is the deepest. The
+left slope (12 cards), the floor (9) and the right slope (12) are the groups: 33 cards."""
 
 UP_AND_DOWN = Layout.drawn(
     "up_and_down",

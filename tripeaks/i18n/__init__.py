@@ -117,6 +117,8 @@ def refusal(error: IllegalMove | NotOffered, lang: str = "en") -> str:
     _ = translator(lang)
     if isinstance(error, IllegalMove):
         return _(f"error.{error.reason.value}")
+    if error.layout is not None and error.without is None:
+        return _("error.layout_not_offered_new", layout=_(f"layout.{error.layout.id}"))
     if error.layout is not None:
         return _(
             "error.layout_not_offered",

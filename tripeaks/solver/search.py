@@ -315,11 +315,13 @@ def hint(game: Game) -> Action | None:
     return solution.line[0] if solution.winnable else None
 
 
-def random_winnable_code(rules: Rules | Variant, rng_tries: int = 1000) -> GameCode:
-    """Random codes until one is proved winnable under ``rules`` or a variant (nearly always the
-    first few)."""
+def random_winnable_code(
+    rules: Rules | Variant, rng_tries: int = 1000, layout: Layout = THREE_PEAKS
+) -> GameCode:
+    """Random codes on ``layout`` until one is proved winnable under ``rules`` or a variant (nearly
+    always the first few)."""
     for _ in range(rng_tries):
-        code = GameCode.random(rules)
+        code = GameCode.random(rules, layout)
         if is_winnable(code):
             return code
     name = rules.name if isinstance(rules, Rules) else f"{rules.rules.name} -{rules.options}"

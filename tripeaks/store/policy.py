@@ -15,6 +15,9 @@ from typing import Protocol
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import ActionKind, Game
+from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layouts import BY_WORD
+from tripeaks.engine.variant import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,34 @@ class Tag:
 
     day: date
     ranked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of game the statistics keep apart: its table and its variant (rules and options)."""
+
+    variant: Variant
+    layout: Layout = THREE_PEAKS
+
+    @classmethod
+    def of(cls, code: GameCode) -> Kind:
+        return cls(code.variant, code.layout)
+
+    @property
+    def key(self) -> str:
+        """What the ``totals`` table keeps it under: the variant's key (``E``, ``C-T``) on Three
+        Peaks, as it always was, else the layout's code word before it (``VALLEY-C-T``)."""
+        if self.layout is THREE_PEAKS:
+            return self.variant.key
+        return f"{self.layout.word}-{self.variant.key}"
+
+    @classmethod
+    def from_key(cls, key: str) -> Kind:
+        """The kind a ``totals`` key stands for (the inverse of :attr:`key`)."""
+        word, _, rest = key.partition("-")
+        if word in BY_WORD:  # a rules letter is never a layout's word
+            return cls(Variant.from_key(rest), BY_WORD[word])
+        return cls(Variant.from_key(key))
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +71,7 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    """What is kept per player and kind of game (rules and options), the ``totals`` table's
+    """What is kept per player and kind of game (:class:`Kind`), the ``totals`` table's
     columns; stats.figures makes the statistics from it, stats.count folds a game in."""
 
     played: int = 0

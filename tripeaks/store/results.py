@@ -10,10 +10,9 @@ from datetime import date
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game
-from tripeaks.engine.variant import Variant
 from tripeaks.store import sql
 from tripeaks.store.common import Db, Reader
-from tripeaks.store.policy import Policy, Totals, Verdict
+from tripeaks.store.policy import Kind, Policy, Totals, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +73,10 @@ def count(
             ),
         )
     lock_player(db, player)
+    kind = Kind.of(code).key
     kept = db.execute(
         f"SELECT {sql.TOTALS} FROM totals WHERE player = ? AND rules = ?",
-        (player, game.variant.key),
+        (player, kind),
     ).fetchone()
     totals = policy.count(
         Totals(*kept) if kept else Totals(),
@@ -86,7 +86,7 @@ def count(
         verdict,
         hint,
     )
-    db.execute(sql.TOTALS_UPSERT, (player, game.variant.key, *astuple(totals)))
+    db.execute(sql.TOTALS_UPSERT, (player, kind, *astuple(totals)))
 
 
 class ResultReads(Reader):
@@ -96,11 +96,11 @@ class ResultReads(Reader):
         """The player's counted games (committed), oldest first."""
         return self._results(f"{sql.RESULTS} ORDER BY r.seq", (player,))
 
-    def totals(self, player: str) -> dict[Variant, Totals]:
-        """The player's kept statistics per game kind (the rules, and the options: each scoring
-        and variant apart), committed; kinds never played are absent."""
+    def totals(self, player: str) -> dict[Kind, Totals]:
+        """The player's kept statistics per game kind (the layout, the rules and the options: each
+        scoring and variant apart), committed; kinds never played are absent."""
         rows = self._read(f"SELECT rules, {sql.TOTALS} FROM totals WHERE player = ?", (player,))
-        return {Variant.from_key(key): Totals(*values) for key, *values in rows}
+        return {Kind.from_key(key): Totals(*values) for key, *values in rows}
 
     def recent(self, player: str, limit: int) -> list[Result]:
         """The player's latest counted games (committed), newest first."""

@@ -11,8 +11,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from tripeaks import i18n
-from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, offered
+from tripeaks.engine.codes import GameCode, InvalidCode, NotOffered, offer_layout, offered
 from tripeaks.engine.codes import offer as offer_variant
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.variant import Variant
 from tripeaks.i18n import translator
 from tripeaks.web.api import view
@@ -36,13 +37,14 @@ def read_code(text: str, lang: str) -> GameCode:
     return parsed
 
 
-def offer(code: GameCode | Variant, lang: str) -> None:
-    """Nothing, if this version offers all the code's or the new deal's options; else a 422 that
-    changes nothing."""
+def offer(code: GameCode | Variant, lang: str, layout: Layout = THREE_PEAKS) -> None:
+    """Nothing, if this version offers all the code's or the new deal's options and its table
+    (``layout``, for a new deal); else a 422 that changes nothing."""
     try:
         if isinstance(code, GameCode):
             offered(code)
         else:
+            offer_layout(code, layout)
             offer_variant(code)
     except NotOffered as refusal:
         raise ApiError("options_not_offered", i18n.refusal(refusal, lang)) from None

@@ -18,6 +18,8 @@ from starlette.concurrency import run_in_threadpool
 from tripeaks import daily, i18n
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, REDO, UNDO, Action, Game, IllegalMove
+from tripeaks.engine.layout import Layout
+from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.variant import Variant
 from tripeaks.i18n import translator
 from tripeaks.store.core import ActionRefused, Refused, UnknownGame, new_id
@@ -152,15 +154,16 @@ async def new_game(
     winnable = (body.winnable_only or graded) and code is None  # ...and never asks the solver
     kinds = ("games", *(("winnable",) if winnable else ()), *(("players",) if fresh else ()))
     await caller.refuse_if_limited(*kinds, player=player)
-    if code is None:  # the options asked for must be offered, as a typed code's are
-        offer(variant, lang)
+    layout = BY_ID[body.layout]
+    if code is None:  # the options and the table asked for must be offered, as a typed code's are
+        offer(variant, lang, layout)
     if graded:
-        code = await _graded_code(backend.solvers, variant, body.difficulty, lang)
+        code = await _graded_code(backend.solvers, variant, body.difficulty, lang, layout)
     elif code is None and winnable:
-        found = await run_in_threadpool(backend.solvers.winnable_code, variant)
-        code = found or GameCode.random(variant)
+        found = await run_in_threadpool(backend.solvers.winnable_code, variant, layout)
+        code = found or GameCode.random(variant, layout)
     elif code is None:
-        code = GameCode.random(variant)
+        code = GameCode.random(variant, layout)
     created = await backend.stored(backend.store.stage_create, player, code)
     response = reply(view.game_state(created.game, lang, game_id=created.id), 201)
     await backend.committer.durable(created.done)
@@ -173,12 +176,15 @@ async def new_game(
     return response
 
 
-async def _graded_code(solvers: Solvers, variant: Variant, grade: str, lang: str) -> GameCode:
-    """A random deal of the grade, found in the solver's worker; 503 when none turned up."""
+async def _graded_code(
+    solvers: Solvers, variant: Variant, grade: str, lang: str, layout: Layout
+) -> GameCode:
+    """A random deal of the grade on ``layout``, found in the solver's worker; 503 when none
+    turned up."""
     later = {"Retry-After": str(solving.RETRY_AFTER)}
     _ = translator(lang)
     try:
-        found = await solvers.graded_code(variant, grade)
+        found = await solvers.graded_code(variant, grade, layout)
     except solving.HintRefused:
         raise Busy("busy", _("error.solver_busy"), headers=later) from None
     if found is None:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from tripeaks.engine.cards import Suit
 from tripeaks.engine.game import ActionKind, Place, Reason, Slot, Status
+from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import OPTION_NAMES, Scoring
 from tripeaks.solver.explain import Grade
@@ -34,6 +35,10 @@ PlaceName = Literal["tableau", "stock", "discard"]
 GradeName = Literal["gentle", "medium", "hard", "unwinnable"]
 DifficultyName = Literal["any", "gentle", "medium", "hard"]
 HintKindName = Literal["fair", "perfect"]
+LayoutName = Literal[
+    "three_peaks", "four_peaks", "diamonds", "valley", "up_and_down", "theatre", "bridge"
+]
+"""A layout's id (tripeaks/engine/layouts.py; GET /api/layouts lists them with their names)."""
 
 RULES: dict[Rules, RulesName] = {Rules.EASY: "easy", Rules.CLASSIC: "classic"}
 RULES_OF: dict[RulesName, Rules] = {name: rules for rules, name in RULES.items()}
@@ -78,6 +83,12 @@ _same_words(RulesName, RULES.values())
 _same_words(ScoringName, SCORING.values())
 _same_words(SuitName, SUIT.values())
 _same_words(OptionName, OPTION.values())
+_same_words(LayoutName, BY_ID)
+LAYOUT: dict[str, LayoutName] = {name: name for name in get_args(LayoutName)}
+"""A layout's id as the wire's word (the same word: checked above against the engine's layouts)."""
+MIN_TABLE, MAX_TABLE = 20, 35
+"""The fewest and the most cards a layout's table has (issue 38: 20 to 35, so the stock keeps 16)."""
+assert all(MIN_TABLE <= layout.size <= MAX_TABLE for layout in BY_ID.values())
 assert OPTION == OPTION_NAMES
 _same_words(SlotName, _values(Slot))
 _same_words(StatusName, _values(Status))
@@ -115,7 +126,7 @@ class VariantOut(BaseModel):
 
 
 class SlotOut(BaseModel):
-    pos: int = Field(ge=0, le=27)
+    pos: int = Field(ge=0, lt=MAX_TABLE)
     slot: SlotName
     card: CardOut | None
     """Only when face up."""
@@ -178,6 +189,8 @@ class GameState(BaseModel):
     """None while the game is a daily whose code is still secret (``daily`` names its day)."""
     rules: RulesName
     variant: VariantOut
+    layout: LayoutName
+    """The game's table (GET /api/layouts has its places): ``tableau`` has a slot per card of it."""
     version: int = Field(ge=0)
     status: StatusName
     score: int
@@ -203,7 +216,7 @@ class GameState(BaseModel):
     stock_label: str
     discard: CardOut | None
     """None while an empty-discard game's discard is still empty."""
-    tableau: list[SlotOut] = Field(min_length=28, max_length=28)
+    tableau: list[SlotOut] = Field(min_length=MIN_TABLE, max_length=MAX_TABLE)
     description: str
     last: LastOut | None = None
     score_parts: list[ScorePartOut]
@@ -262,6 +275,8 @@ class NewGameIn(BaseModel):
     joker: StrictBool = False
     difficulty: DifficultyName = "any"
     """A grade other than any deals a random deal of that grade (so a winnable one)."""
+    layout: LayoutName = "three_peaks"
+    """The table a random deal is dealt on (a typed code names its own)."""
 
 
 class PlayIn(BaseModel):
@@ -442,8 +457,10 @@ class RecentOut(BaseModel):
 
 
 class VariantStatsOut(BaseModel):
-    """The statistics of one kind of game with options: each scoring and variant is kept apart."""
+    """The statistics of one kind of game with options or on another table than Three Peaks: each
+    layout, scoring and variant is kept apart."""
 
+    layout: LayoutName = "three_peaks"
     rules: RulesName
     variant: VariantOut
     stats: StatsOut

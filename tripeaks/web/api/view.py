@@ -20,7 +20,14 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import Card
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import UNDO_LIMIT, Action, ActionKind, Game, Slot, Status, Turn
-from tripeaks.engine.layout import CENTRE_X, COVERED_BY, INDEX_IN_ROW, PEAK_OF, POSITIONS, ROW_OF
+from tripeaks.engine.layout import (
+    CENTRE_X,
+    COVERED_BY,
+    INDEX_IN_ROW,
+    PEAK_OF,
+    POSITIONS,
+    ROW_OF,
+)
 from tripeaks.engine.layouts import LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
@@ -37,6 +44,8 @@ from tripeaks.web.api.daily_models import (
 from tripeaks.web.api.models import (
     GRADE,
     KIND,
+    LAYOUT,
+    MAX_TABLE,
     OPTION,
     OUTCOME,
     RULES,
@@ -96,13 +105,13 @@ def variant_out(variant: Variant) -> VariantOut:
     )
 
 
-_HIDDEN = tuple(SlotOut(pos=p, slot="face_down", card=None) for p in POSITIONS)
-_REMOVED = tuple(SlotOut(pos=p, slot="removed", card=None) for p in POSITIONS)
+_HIDDEN = tuple(SlotOut(pos=p, slot="face_down", card=None) for p in range(MAX_TABLE))
+_REMOVED = tuple(SlotOut(pos=p, slot="removed", card=None) for p in range(MAX_TABLE))
 
 
 @cache
 def _face_up(pos: int, card: Card, lang: str) -> SlotOut:
-    """28 positions × 52 cards × 3 languages at most; shared by every reply like ``card_out``."""
+    """35 positions × 53 cards × 3 languages at most; shared by every reply like ``card_out``."""
     return SlotOut(pos=pos, slot="face_up", card=card_out(card, lang))
 
 
@@ -151,6 +160,7 @@ def game_state(
         code=None if hidden else str(game.code),
         rules=RULES[game.rules],
         variant=variant_out(game.variant),
+        layout=LAYOUT[game.layout.id],
         version=len(game.actions),
         status=status.value,
         score=game.score,
@@ -302,22 +312,23 @@ def ended_hint_out(game: Game, kind: HintKindName, lang: str) -> HintOut | None:
 
 # Statistics --------------------------------------------------------------------------------
 
-STANDARD = (Variant(Rules.EASY), Variant(Rules.CLASSIC))
+STANDARD = (statistics.Kind(Variant(Rules.EASY)), statistics.Kind(Variant(Rules.CLASSIC)))
 """The standard games (no option) under each rules: the page's first two tables."""
 
 
-def stats_page(totals: dict[Variant, statistics.Totals], latest: list[Result]) -> StatsPage:
+def stats_page(totals: dict[statistics.Kind, statistics.Totals], latest: list[Result]) -> StatsPage:
     """The player's statistics: each kind of game apart, then the games finished last."""
     return StatsPage(
         easy=_stats_out(statistics.figures(totals.get(STANDARD[0], statistics.Totals()))),
         classic=_stats_out(statistics.figures(totals.get(STANDARD[1], statistics.Totals()))),
         variants=[
             VariantStatsOut(
-                rules=RULES[kind.rules],
-                variant=variant_out(kind),
+                layout=LAYOUT[kind.layout.id],
+                rules=RULES[kind.variant.rules],
+                variant=variant_out(kind.variant),
                 stats=_stats_out(statistics.figures(kept)),
             )
-            for kind, kept in sorted(totals.items(), key=lambda item: item[0].key)
+            for kind, kept in sorted(totals.items(), key=_listed)
             if kind not in STANDARD
         ],
         recent=[
@@ -334,6 +345,12 @@ def stats_page(totals: dict[Variant, statistics.Totals], latest: list[Result]) -
             for r in latest
         ],
     )
+
+
+def _listed(item: tuple[statistics.Kind, statistics.Totals]) -> tuple[int, str]:
+    """The kinds in the order the statistics list them: by layout (Three Peaks first), then key."""
+    kind = item[0]
+    return LAYOUTS.index(kind.layout), kind.variant.key
 
 
 def _stats_out(s: statistics.Stats) -> StatsOut:

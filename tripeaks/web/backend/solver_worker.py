@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from tripeaks.engine.cards import Card
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Action, Game
-from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.layout import TABLEAU_SIZE, THREE_PEAKS
+from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain, streak
 from tripeaks.solver import search as solver
@@ -216,11 +217,12 @@ def fair_hint(code: str, log: list[str], samples: int, seed: int) -> Fair:
     return (None if found.move is None else str(found.move), found.chance, found.samples)
 
 
-def graded_code(variant: str, wanted: str, tries: int) -> str | None:
-    """A random deal of the variant (its key) whose grade is ``wanted``; None after ``tries``."""
-    kind = Variant.from_key(variant)
+def graded_code(variant: str, wanted: str, tries: int, layout: str = THREE_PEAKS.id) -> str | None:
+    """A random deal of the variant (its key) on the layout (its id) whose grade is ``wanted``;
+    None after ``tries``."""
+    kind, table = Variant.from_key(variant), BY_ID[layout]
     for _ in range(tries):
-        code = GameCode.random(kind)
+        code = GameCode.random(kind, table)
         if explain.grade(code).value == wanted:
             return str(code)
     return None

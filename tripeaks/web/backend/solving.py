@@ -38,6 +38,7 @@ from typing import Any, Generic, Literal, TypeVar
 from tripeaks import stats
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Action, Game
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
@@ -291,14 +292,25 @@ class Solvers:
             key, player, address, solver_worker.review, str(game.code), log, game.left
         )
 
-    async def graded_code(self, variant: Variant, grade: str) -> GameCode | None:
-        """A random deal of the variant with the grade, None if GRADE_TRIES deals had none.
+    async def graded_code(
+        self, variant: Variant, grade: str, layout: Layout = THREE_PEAKS
+    ) -> GameCode | None:
+        """A random deal of the variant on ``layout`` with the grade, None if GRADE_TRIES deals had
+        none.
 
         Grading is Python that holds the GIL for a few milliseconds a deal: it runs in the worker.
         Raises :class:`HintRefused` ("busy") when the queue is full."""
         key = ("graded", object())  # never shared: each new game gets its own deal
         found = await self._ask(
-            key, None, None, solver_worker.graded_code, variant.key, grade, GRADE_TRIES, alone=False
+            key,
+            None,
+            None,
+            solver_worker.graded_code,
+            variant.key,
+            grade,
+            GRADE_TRIES,
+            layout.id,
+            alone=False,
         )
         return None if found is None else GameCode.parse(found)
 
@@ -359,8 +371,9 @@ class Solvers:
                 self._waiting -= 1
         return answer
 
-    def winnable_code(self, variant: Variant) -> GameCode | None:
-        """A random deal of the variant proved winnable, None if none turned up (never seen).
+    def winnable_code(self, variant: Variant, layout: Layout = THREE_PEAKS) -> GameCode | None:
+        """A random deal of the variant on ``layout`` proved winnable, None if none turned up
+        (never seen).
 
         The compiled decide takes microseconds for most deals and about a millisecond at worst, and
         lets go of the GIL, so it runs in the calling thread (the app calls this in its thread
@@ -369,7 +382,7 @@ class Solvers:
         with self._lock:
             self._check_open()
         try:
-            return solver.random_winnable_code(variant)
+            return solver.random_winnable_code(variant, layout=layout)
         except RuntimeError:
             return None
 

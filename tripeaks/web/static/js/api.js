@@ -3,7 +3,7 @@
 
 import { state } from "./state.js";
 
-const WITHOUT_LANG = /^\/api\/(i18n|layout|rules)\b/;
+const WITHOUT_LANG = /^\/api\/(i18n|layouts?|rules)\b/; // the layouts' names: t("layout.<id>")
 
 let rulesAsked = null;
 /** GET /api/rules (the scoring tables, the undo limit, the options offered), asked for once: the help

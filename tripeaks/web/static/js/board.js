@@ -1,13 +1,14 @@
 // The board. render(state) draws the game from the state object and nothing else: the counters, the code,
-// the peaks, the stock, the discard and the notices; it moves the cards as the server's `last` says. It
-// holds no rule: faces, what is face up, what can be played, the score and what a move turned over all
-// come in the server's state.
+// the tableau of the game's layout, the stock, the discard and the notices; it moves the cards as the
+// server's `last` says. It holds no rule: faces, what is face up, what can be played, the score and what a
+// move turned over all come in the server's state.
 
-import { cards, nearest, paintFace, paintTableau, paintVacant, placeOf } from "./cards.js";
+import { cards, nearest, paintFace, paintTableau, paintVacant, placeOf, useLayout } from "./cards.js";
 import { $, $$, h } from "./dom.js";
 import { longDay, t } from "./i18n.js";
 import { capture, run } from "./motion.js";
 import { burst, paintStreak, remember } from "./celebrate.js";
+import { state } from "./state.js";
 
 let rover = null; // the one board control in the tab order
 
@@ -20,6 +21,9 @@ let rover = null; // the one board control in the tab order
 export function render(s, { animate = false } = {}) {
   // The replay view (replay.js) draws its step through this same path; the game itself waits in s.game.
   const game = s.replay ? s.replay.game : s.game;
+  // a game of another layout than the one on the table: its tableau is built first (cards.js); the focus
+  // was on a card of the old one, or on a window's button
+  if (game && useLayout(game.layout)) rover = null;
   // The focus never falls to the page: a card this state removes hands it, before anything is written (so
   // that neither the focus move nor hiding the focused card makes the browser lay out the page first), to
   // the nearest card that can be played, else to the stock when it can be drawn from, else to the nearest
@@ -98,13 +102,13 @@ export function render(s, { animate = false } = {}) {
     if (streak) streak.textContent = t("web.win.streak", { streak: game.longest_streak });
   }
 
-  // motion.js plays the Turn out; the streak counter and a peak's burst (celebrate.js)
+  // motion.js plays the Turn out; the streak counter and the burst of a group emptied (celebrate.js)
   run(turn, before, place, discard);
   paintStreak(game, turn);
   remember(game, animate ? game.last : null);
   if (turn && turn.kind === "play" && turn.peak !== null && turn.peak !== undefined) burst(turn.peak, turn.peak_points);
 
-  if (!rover || rover.hidden) setRover(firstControl(game));
+  if (!rover || rover.hidden || !rover.isConnected) setRover(firstControl(game));
 }
 
 /** The score's parts under it in the result window (the server's `score_parts`: the start, the cards played,
@@ -147,9 +151,16 @@ function paintReview(review) {
   for (const b of $$("[data-replay]")) b.hidden = !(review && review.replay && review.replay.steps && review.replay.steps.length > 1);
 }
 
-/** The rules, then the options the game is played with ("Easy · joker, traditional scoring"); also
- * the statistics' name of a kind of game (anything with ``rules`` and ``variant``). */
+/** The layout, when it is not the one a game is dealt on unless another is asked for (the first of GET
+ * /api/layouts), then the rules, then the options the game is played with ("Diamonds · Easy · joker,
+ * traditional scoring"); also the statistics' name of a kind of game (anything with ``rules``, ``variant``
+ * and ``layout``). */
 export function rulesLine(game) {
+  const layout = game.layout && state.layouts.length && game.layout !== state.layouts[0].id ? `${t(`layout.${game.layout}`)} · ` : "";
+  return layout + optionsLine(game);
+}
+
+function optionsLine(game) {
   const v = game.variant || {};
   const options = [
     v.empty_discard && "option.empty_discard",

@@ -1,22 +1,55 @@
-// The cards and their places: the page's low layer. The tableau's elements built once where
-// GET /api/layout puts them, the table's shape and sizes, where each card, the stock and the discard
-// are on screen (measured once per change of size), and painting a card's face or back. It knows no
-// game: render and the focus (board.js), the motion (motion.js) and the celebrations (celebrate.js,
-// cascade.js) are built on it.
+// The cards and their places: the page's low layer. The tableau's elements built where GET /api/layouts puts
+// the cards of the game's layout (built again when a game of another layout comes), the table's shape and
+// sizes, where each card, the stock and the discard are on screen (measured once per change of size), and
+// painting a card's face or back. It knows no game: render and the focus (board.js), the motion (motion.js)
+// and the celebrations (celebrate.js, cascade.js) are built on it.
 
 import { $, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { state } from "./state.js";
 
-/** The tableau's buttons, by position. */
+/** The tableau's buttons, by position (of the layout built last). */
 export const cards = [];
 
-/** Draw the 28 places once, where GET /api/layout puts them. */
-export function build(layout) {
-  buildTableau($("#tableau"), layout, true).forEach((el, pos) => (cards[pos] = el));
-  cols = Math.max(...layout.map((p) => p.x)) + 1;
-  rows = Math.max(...layout.map((p) => p.y));
+let built = null; // the id of the layout the tableau holds
+
+/** The tableau of the layout ``id`` (one of GET /api/layouts), built unless it is the one on the table already;
+ * true when it was built now. An id the page was not told of leaves the table as it is. */
+export function useLayout(id) {
+  if (!id || id === built) return false;
+  const layout = state.layouts.find((l) => l.id === id);
+  if (!layout) return false;
+  build(layout.places);
+  built = id;
+  state.layout = layout.places;
+  return true;
+}
+
+/** A layout's size in card widths and rows: ``cols`` wide (its places' x run from 0) and ``rows`` steps of a row
+ * down from its top row to its lowest (a card is then as tall as a card below that). */
+export function shapeOf(places) {
+  return { cols: Math.max(...places.map((p) => p.x)) + 1, rows: Math.max(...places.map((p) => p.y)) };
+}
+
+/** Draw the places of a layout on the table, in place of the ones there. */
+function build(layout) {
+  const tableau = $("#tableau");
+  tableau.replaceChildren();
+  cards.length = 0;
+  grid.clear();
+  buildTableau(tableau, layout, true).forEach((el, pos) => (cards[pos] = el));
+  ({ cols, rows } = shapeOf(layout));
   for (const p of layout) if (cards[p.pos]) grid.set(cards[p.pos], p);
-  const sizes = new ResizeObserver((entries) => {
+  places = null;
+  // a table of the same size resizes nothing: its cards take the faces of the width it had
+  if (tableauWidth) wideFaces(cards, tableauWidth / cols);
+  if (!sizes) watchSizes();
+}
+
+let sizes = null;
+let tableauWidth = 0;
+function watchSizes() {
+  sizes = new ResizeObserver((entries) => {
     const table = entries.find((entry) => entry.target.id === "table");
     if (table) shapeTable(table.target, table.contentBoxSize[0]);
     // a new table size sizes the board anew: its places are measured when next asked for (or at its own
@@ -24,8 +57,10 @@ export function build(layout) {
     places = table ? null : measure();
     for (const entry of entries) {
       const width = entry.borderBoxSize[0].inlineSize;
-      if (entry.target.id === "tableau") wideFaces(cards, width / cols);
-      else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
+      if (entry.target.id === "tableau") {
+        tableauWidth = width;
+        wideFaces(cards, width / cols);
+      } else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
     }
   });
   for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
@@ -62,7 +97,7 @@ function wideFaces(elements, width) {
 }
 
 // ---- Where the cards are: measured once per change of size ---------------------------------
-// The places of the 28 cards (removed ones too), the stock and the discard, as screen rectangles: three
+// The places of the layout's cards (removed ones too), the stock and the discard, as screen rectangles: three
 // reads after a change of size of the table, the peaks, the piles or the notices (which move the board),
 // then kept. The motion reads them without making the browser recompute style and layout between its
 // writes. They are the untransformed boxes: a pressed, turning or shaking card's place, not its shape.
@@ -122,13 +157,31 @@ export function nearest(rect, candidates) {
   return best;
 }
 
+/** How many cards lie on a place, one on another: 0 for a card nothing covers. */
+function depths(positions) {
+  const by = new Map(positions.map((p) => [p.pos, p]));
+  const memo = new Map();
+  const depth = (pos) => {
+    if (!memo.has(pos)) memo.set(pos, Math.max(-1, ...(by.get(pos).covered_by || []).map(depth)) + 1);
+    return memo.get(pos);
+  };
+  for (const p of positions) depth(p.pos);
+  return memo;
+}
+
+/** A card comes after every card it covers, so that it lies over them: the deepest first, then by rows and from
+ * the left, whichever way a layout's cards cover each other. */
+function drawnOrder(positions, depth = depths(positions)) {
+  return [...positions].sort((a, b) => depth.get(b.pos) - depth.get(a.pos) || a.y - b.y || a.x - b.x);
+}
+
 export function buildTableau(container, positions, interactive) {
   const board = container.closest(".board");
-  board.style.setProperty("--cols", String(Math.max(...positions.map((p) => p.x)) + 1));
-  board.style.setProperty("--rows", String(Math.max(...positions.map((p) => p.y))));
+  const { cols, rows } = shapeOf(positions);
+  board.style.setProperty("--cols", String(cols));
+  board.style.setProperty("--rows", String(rows));
   const elements = [];
-  // Lower rows come later in the page, so that they lie over the cards they cover.
-  for (const p of [...positions].sort((a, b) => a.y - b.y || a.x - b.x)) {
+  for (const p of drawnOrder(positions)) {
     const el = interactive ? h("button", { type: "button", tabIndex: -1 }) : h("div", { "aria-hidden": "true" });
     el.className = "card back";
     el.style.setProperty("--x", String(p.x));
@@ -138,6 +191,27 @@ export function buildTableau(container, positions, interactive) {
     elements[p.pos] = el;
   }
   return elements;
+}
+
+/** A small picture of a layout (the New game window): its cards as little rectangles where the table puts
+ * them, each over the cards it covers, those that nothing covers (face up at the start) lighter. */
+export function layoutPicture(positions) {
+  const { cols, rows } = shapeOf(positions);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${cols * 10} ${rows * 7 + 14}`);
+  svg.setAttribute("class", "layout-pic");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const depth = depths(positions);
+  for (const p of drawnOrder(positions, depth)) {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [name, value] of Object.entries({ x: p.x * 10 + 0.6, y: p.y * 7 + 0.6, width: 8.8, height: 12.8, rx: 1.2 })) {
+      rect.setAttribute(name, String(value));
+    }
+    if (!depth.get(p.pos)) rect.setAttribute("class", "up");
+    svg.append(rect);
+  }
+  return svg;
 }
 
 /** The tableau's cards as the state has them; ``blocked`` (open peaks): face up, still covered. */

@@ -1,5 +1,6 @@
-// Streaks, peaks and the win: the streak counter (from the state's `streak`), the burst over a peak a play
-// emptied (the Turn's `peak`, with what it earned: `peak_points`) and the win's cascade
+// Streaks, groups and the win: the streak counter (from the state's `streak`), the burst over a group of the
+// layout (a peak of Three Peaks) a play emptied (the Turn's `peak`, with what it earned: `peak_points`) and the
+// win's cascade
 // of bouncing cards before the result window. Every number shown is the server's.
 
 import { cards, paintFace, placeOf } from "./cards.js";
@@ -51,7 +52,7 @@ export function paintStreak(game, turn) {
   shown = n;
 }
 
-// ---- A peak emptied ----------------------------------------------------------------------------
+// ---- A group emptied ---------------------------------------------------------------------------
 
 /** Where the cards at these positions are drawn, even when they are removed (hidden): cards.js keeps the
  * places, so that nothing is laid out again to know them. */
@@ -59,14 +60,17 @@ function placesOf(positions) {
   return positions.map((pos) => cards[pos]).filter(Boolean).map(placeOf);
 }
 
-/** A burst at the peak's top with its points rising from them (what the Turn says the peak earned). */
-export function burst(peak, earned) {
-  const top = state.layout.find((p) => p.peak === peak && p.row === 1);
-  if (!top) return;
+/** A burst at the top of a group of the layout (its places' `group`: a peak of Three Peaks) with its points
+ * rising from it (what the Turn says the group earned): at the middle of the group's topmost cards. */
+export function burst(group, earned) {
+  const members = state.layout.filter((p) => p.group === group);
+  if (!members.length) return;
   sound("peak");
-  const [rect] = placesOf([top.pos]);
-  if (!rect || !rect.width) return;
-  const x = rect.left + rect.width / 2;
+  const high = Math.min(...members.map((p) => p.y));
+  const rects = placesOf(members.filter((p) => p.y === high).map((p) => p.pos)).filter((r) => r.width);
+  if (!rects.length) return;
+  const rect = rects[0];
+  const x = (Math.min(...rects.map((r) => r.left)) + Math.max(...rects.map((r) => r.left + r.width))) / 2;
   const y = rect.top + rect.height / 2;
   const size = Math.max(rect.width * 2.2, 90);
   const box = h("div", { className: "burst" });
@@ -146,7 +150,7 @@ function nearWin() {
   if (!still()) loadCascade().then((module) => module && module.prepare());
 }
 
-const rowOf = (pos) => (state.layout.find((p) => p.pos === pos) || { row: 9 }).row;
+const rowOf = (pos) => (state.layout.find((p) => p.pos === pos) || { y: 99 }).y;
 
 function face(card) {
   const el = h("div", { className: "card" });

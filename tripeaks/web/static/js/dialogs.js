@@ -3,7 +3,8 @@
 
 import { get, loadRules } from "./api.js";
 import { currentRover, focusBoard } from "./board.js";
-import { $, $$, applyMotion, idle, motionLevel } from "./dom.js";
+import { layoutPicture } from "./cards.js";
+import { $, $$, applyMotion, h, idle, motionLevel } from "./dom.js";
 import { t } from "./i18n.js";
 import { wireSound } from "./sound.js";
 import { setSetting, state } from "./state.js";
@@ -167,6 +168,7 @@ export function openNewGame() {
   closeDialog($("#dlg-win"));
   const form = $("#new-form");
   for (const radio of $$("input[name='rules']", form)) radio.checked = radio.value === state.settings.rules;
+  showLayouts();
   $("#new-winnable").checked = state.settings.winnable;
   for (const radio of $$("input[name='difficulty']", form)) radio.checked = radio.value === state.settings.difficulty;
   showGraded();
@@ -180,6 +182,41 @@ export function openNewGame() {
   showOffered().then(showMore);
   $("#new-more").open = false; // until the options offered are known (showMore)
   openDialog($("#dlg-new"), $("input[name='difficulty']:checked", form));
+  // the layout chosen is in view in its strip (app.css: one row that scrolls sideways on a small screen)
+  const chosen = $("input[name='layout']:checked", form);
+  if (chosen) {
+    const strip = $("#new-layouts");
+    const chip = chosen.closest(".chip");
+    strip.scrollLeft = chip.offsetLeft - strip.offsetLeft - (strip.clientWidth - chip.offsetWidth) / 2;
+  }
+}
+
+const offeredLayouts = () => state.layouts.filter((layout) => layout.offered);
+
+/** The layout a new game asks for: the one chosen last while it is offered, else none (the server's own). */
+export function layoutChoice() {
+  const id = state.settings.layout;
+  return offeredLayouts().some((layout) => layout.id === id) ? { layout: id } : {};
+}
+
+/** The layouts offered as chips (radios): a small picture of each (its cards as little rectangles, those face up
+ * at the start lighter) and its name; the one chosen last checked, else the first. Shown only when there is a
+ * choice to make. */
+function showLayouts() {
+  const layouts = offeredLayouts();
+  const chosen = layoutChoice().layout || (layouts[0] && layouts[0].id);
+  $("#new-layout").hidden = layouts.length < 2;
+  $("#new-layouts").replaceChildren(
+    ...layouts.map((layout) =>
+      h(
+        "label",
+        { className: "chip layout-chip" },
+        h("input", { type: "radio", name: "layout", value: layout.id, checked: layout.id === chosen }),
+        layoutPicture(layout.places),
+        h("span", { className: "layout-name" }, t(`layout.${layout.id}`)),
+      ),
+    ),
+  );
 }
 
 const OPTIONS = ["open_peaks", "empty_discard", "joker"];
@@ -251,12 +288,12 @@ function refuseCode(message) {
   $("#new-code").closest(".field").scrollIntoView({ block: "nearest" });
 }
 
-/** What a random deal asks for besides its rules and options: "winnable only" or a difficulty, as last
- * chosen (the New game window, and Play again). A grade means a winnable deal. */
+/** What a random deal asks for besides its rules and options: "winnable only" or a difficulty, and the layout,
+ * as last chosen (the New game window; Play again asks for its game's layout). A grade means a winnable deal. */
 export function randomDeal() {
   const grade = state.settings.difficulty;
-  if (grade && grade !== "any") return { winnable_only: true, difficulty: grade };
-  return { winnable_only: state.settings.winnable, difficulty: "any" };
+  if (grade && grade !== "any") return { winnable_only: true, difficulty: grade, ...layoutChoice() };
+  return { winnable_only: state.settings.winnable, difficulty: "any", ...layoutChoice() };
 }
 
 export function openSettings() {
@@ -307,6 +344,8 @@ export function wireDialogs({ start, language }) {
     setSetting("rules", rules);
     setSetting("winnable", winnable);
     setSetting("difficulty", grade);
+    const layout = $("input[name='layout']:checked", form);
+    if (layout) setSetting("layout", layout.value);
     const options = chosenOptions(form);
     for (const [name, value] of Object.entries(options)) setSetting(name, value);
     // A typed code is checked first: a wrong one is said here and nothing else is asked.
@@ -319,7 +358,7 @@ export function wireDialogs({ start, language }) {
       }
       code = data.code;
     }
-    // a typed code carries its own rules and options
+    // a typed code carries its own rules, options and layout
     // a typed code ignores the difficulty as it ignores "winnable only" (its deal is what it is)
     const random = { rules, ...randomDeal(), ...options };
     const error = await start(code ? { rules, winnable_only: winnable, code } : random);

@@ -6,7 +6,7 @@ import { cards } from "./cards.js";
 import { celebrate } from "./celebrate.js";
 import { deal, launch, settle, shake } from "./motion.js";
 import { buzz } from "./sound.js";
-import { closeDialog, confirm, randomDeal, showWin } from "./dialogs.js";
+import { closeDialog, confirm, layoutChoice, randomDeal, showWin } from "./dialogs.js";
 import { $, afterFrame } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, longDay, t } from "./i18n.js";
@@ -267,7 +267,7 @@ export async function resume() {
   if (state.game) firstGuide();
 }
 
-/** The stored game, else a new one with the rules chosen last. */
+/** The stored game, else a new one with the rules and the layout chosen last. */
 async function resumeGame() {
   const id = stored("game");
   if (id) {
@@ -280,7 +280,7 @@ async function resumeGame() {
   }
   // A new player's very first deal is a Gentle one, which can always be won (docs/ui.md, Behaviour):
   // a first game that ends stuck with a card left teaches the wrong lesson. Later deals follow the choice.
-  const plain = { rules: state.settings.rules };
+  const plain = { rules: state.settings.rules, ...layoutChoice() };
   const first = !stored("guide") ? { rules: "easy", winnable_only: true, difficulty: "gentle" } : null;
   let { status, data } = await write("POST", "/api/games", first || plain);
   if (first && status === 503) ({ status, data } = await write("POST", "/api/games", plain)); // none found in time
@@ -304,15 +304,15 @@ export async function changeLanguage(next) {
   }
 }
 
-// The result window and the stuck notice: "Play again" deals a new game with the same settings at once,
-// "Same deal again" starts the same code again (asking first when leaving counts as a loss).
+// The result window and the stuck notice: "Play again" deals a new game with the same settings (its rules,
+// options and layout) at once, "Same deal again" starts the same code again (asking first when leaving counts as a loss).
 document.addEventListener("click", (event) => {
   const button = event.target.closest && event.target.closest("[data-again]");
   if (!button || !state.game) return;
   const body =
     button.dataset.again === "same"
       ? { code: state.game.code }
-      : { rules: state.game.rules, ...randomDeal(), ...state.game.variant };
+      : { rules: state.game.rules, ...randomDeal(), ...state.game.variant, layout: state.game.layout };
   // The result window closes at the tap, not in the frame the new deal flies in: closing a modal window
   // restyles the whole page, and that frame has the new board to lay out. It opens again if no deal comes.
   // The deal is then asked for in a task of its own: closing restyles the page (no longer inert) and puts the

@@ -1,11 +1,11 @@
 // The help window, built from help.po: "How to play" with a picture of the start of a real deal, then
 // sections that open on demand (the rules in full, a worked example, scoring with both its tables from
-// GET /api/rules, undo, codes, our choices, variants, keys, sources). The pictures are the engine's boards
+// GET /api/rules, undo, codes, our choices, variants, the layouts with a picture of each, keys, sources). The pictures are the engine's boards
 // (GET /api/preview), captioned in words for people. The options are named as everywhere else
 // (option.* of the catalog, like the header's rules line). Loaded when first opened (main.js).
 
 import { get, loadRules } from "./api.js";
-import { buildTableau, paintFace, paintTableau } from "./cards.js";
+import { buildTableau, layoutPicture, paintFace, paintTableau } from "./cards.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { number, t } from "./i18n.js";
@@ -13,7 +13,7 @@ import { oursRows, traditionalRows } from "./scoring.js";
 import { state } from "./state.js";
 
 // "How to play" comes first and stays open; the other sections open on demand.
-const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "keys", "sources"];
+const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "layouts", "keys", "sources"];
 const KEYS = ["arrows", "enter", "d", "u", "r", "n", "h", "help", "b", "esc"];
 /** The keys of a game's replay (replay.js), which replace the board's while it shows. */
 const REPLAY_KEYS = ["replay_space", "replay_arrows", "replay_esc"];
@@ -104,6 +104,31 @@ function variantsBody() {
   return [...paragraphs(t("help.variants.body")), ...each, ...paragraphs(t("help.variants.after"))];
 }
 
+/** The layouts section: what is the same on every table, then each layout offered (GET /api/layouts) with its
+ * picture (as in the New game window), its name and its size. */
+function layoutsBody() {
+  const list = h(
+    "ul",
+    { className: "layouts-list" },
+    ...state.layouts
+      .filter((layout) => layout.offered)
+      .map((layout) =>
+        h(
+          "li",
+          {},
+          layoutPicture(layout.places),
+          h(
+            "span",
+            {},
+            h("strong", {}, t(`layout.${layout.id}`)),
+            h("span", {}, t("help.layouts.size", { cards: number(layout.cards), stock: number(layout.stock), groups: number(layout.groups) })),
+          ),
+        ),
+      ),
+  );
+  return [...paragraphs(t("help.layouts.body")), list];
+}
+
 function keysTable(keys) {
   const table = h("table");
   const body = table.createTBody();
@@ -122,7 +147,10 @@ async function figure(actions, caption) {
   const discard = h("div", { className: "card" });
   stock.style.position = discard.style.position = "relative";
   const board = h("div", { className: "board", "aria-hidden": "true" }, tableau, h("div", { className: "piles" }, stock, discard));
-  paintTableau(buildTableau(tableau, state.layout, false), data.tableau, false);
+  // the example's layout (its code's), not the table's: the help shows the same picture whatever is played
+  const layout = state.layouts.find((l) => l.id === data.layout) || state.layouts[0];
+  if (!layout) return [];
+  paintTableau(buildTableau(tableau, layout.places, false), data.tableau, false);
   paintFace(discard, data.discard);
   return [h("figure", { className: "example" }, board, h("figcaption", {}, t(caption)))];
 }
@@ -150,6 +178,7 @@ async function build() {
     example: [...paragraphs(t("help.example.body")), ...after, ...paragraphs(t("help.example.after"))],
     scoring: scoringBody(state.rules),
     variants: variantsBody(),
+    layouts: layoutsBody(),
     keys: [...paragraphs(t("help.keys.body")), keysTable(KEYS), ...paragraphs(t("help.keys.replay")), keysTable(REPLAY_KEYS)],
   };
   const more = SECTIONS.map((name) => disclosure(name, bodies[name] || paragraphs(t(`help.${name}.body`))));

@@ -4,7 +4,6 @@
 
 import { get, watchSaving } from "./api.js";
 import { render } from "./board.js";
-import { build } from "./cards.js";
 import { applyTheme, openNewGame, openSettings, warmWin, wireDialogs } from "./dialogs.js";
 import { $, applyMotion } from "./dom.js";
 import * as game from "./game.js";
@@ -52,9 +51,9 @@ async function boot() {
     if (waiting) announce(t("web.saving_retry"));
     render(state);
   });
-  const [layout] = await Promise.all([get("/api/layout"), loadCatalog(firstLanguage())]);
-  state.layout = layout.data.positions;
-  build(state.layout);
+  // every layout's places, once: the tableau is built for the layout of each game that comes (cards.js)
+  const [layouts] = await Promise.all([get("/api/layouts"), loadCatalog(firstLanguage())]);
+  state.layouts = (layouts.data && layouts.data.layouts) || [];
   await game.resume();
   $("#loading").remove();
   document.querySelector("main").removeAttribute("aria-busy");

@@ -6,7 +6,8 @@ export const LANGS = ["en", "fi", "ca"];
 export const state = {
   game: null, // the GameState as last sent by the server (docs/api.md)
   rules: null, // GET /api/rules: the start score, the scoring table, the undo limit
-  layout: [], // GET /api/layout: where each tableau position is drawn
+  layouts: [], // GET /api/layouts: every layout, its id, size, groups and places
+  layout: [], // the places of the layout on the table (cards.js useLayout): where each tableau position is drawn
   lang: "en",
   messages: {}, // the catalog of `lang`: GET /api/i18n/{lang}
   settings: { hints: true, theme: "system", rules: "easy", winnable: false },
@@ -37,6 +38,7 @@ const KEYS = {
   vibrate: "tripeaks.vibrate", // "1" | "0": a short vibration on a refused tap, on by default
   hint_kind: "tripeaks.hint_kind", // "fair" (the default) | "perfect": sent as `kind` with every hint
   difficulty: "tripeaks.difficulty", // "any" | "gentle" | "medium" | "hard": the New game window's grade
+  layout: "tripeaks.layout", // a layout's id (GET /api/layouts): the New game window's choice
   replay_speed: "tripeaks.replay_speed", // "slow" | "normal" | "fast": the replay view's speed
 };
 
@@ -72,6 +74,7 @@ export function loadSettings() {
     vibrate: stored("vibrate", "1") === "1",
     hint_kind: stored("hint_kind", "fair") === "perfect" ? "perfect" : "fair",
     difficulty: oneOf(stored("difficulty", "any"), ["any", "gentle", "medium", "hard"]),
+    layout: stored("layout", ""), // sent only while it is offered (dialogs.js layoutChoice)
     replay_speed: oneOf(stored("replay_speed", "normal"), ["slow", "normal", "fast"]),
   };
 }
