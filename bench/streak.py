@@ -1,10 +1,11 @@
 """Time the traditional scoring's best score (tripeaks.solver.streak.best_score) from the start of a deal.
 
     .venv/bin/python bench/streak.py [--deals 500] [--rules easy classic] [--options DJ]
-                                     [--python-deals 0]
+                                     [--python-deals 0] [--layouts three_peaks valley ... | all]
 
 The bench's fixed codes (bench/reference.py) with the traditional scoring (and ``--options``, any of
-D J O, the variants beside it), one process: median,
+D J O, the variants beside it), on each of ``--layouts`` (Three Peaks unless said; the same letters
+deal every layout), one process: median,
 p99 and max wall time per deal and deals/s, the load average, and the spread of the best scores
 (how many deals have a best line that is not a win, how many cannot be won). ``--python-deals``
 times the Python fallback on the first few deals too (seconds each) and says on how many its
@@ -30,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from reference import fixed_codes
 
 from tripeaks.engine.codes import GameCode
+from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layouts import BY_ID, BY_WORD, LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import COMPILED, portable, streak
@@ -62,7 +65,7 @@ def report(label: str, seconds: list[float]) -> None:
     ms = sorted(s * 1000 for s in seconds)
     p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     print(
-        f"{label:<26} median {statistics.median(ms):7.1f} ms  p99 {p99:7.1f} ms  "
+        f"{label:<34} median {statistics.median(ms):7.1f} ms  p99 {p99:7.1f} ms  "
         f"max {ms[-1]:7.1f} ms  {len(ms) / sum(seconds):6.1f} deals/s  "
         f"(load {os.getloadavg()[0]:.2f})"
     )
@@ -76,36 +79,54 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--options", default="", help="variants beside T: any of D, J, O")
     parser.add_argument("--python-deals", type=int, default=0)
+    parser.add_argument(
+        "--layouts",
+        nargs="+",
+        default=["three_peaks"],
+        help="layout ids or code words (valley, VALLEY), or all",
+    )
     args = parser.parse_args(argv)
     if set(args.options) - set("DJO"):
         parser.error("--options takes D, J and O")
+    names = [layout.id for layout in LAYOUTS] if args.layouts == ["all"] else args.layouts
+    unknown = [n for n in names if n.lower() not in BY_ID and n.upper() not in BY_WORD]
+    if unknown:
+        parser.error(f"no layout {', '.join(unknown)}: the layouts are {', '.join(BY_ID)}")
+    layouts = [BY_ID.get(n.lower()) or BY_WORD[n.upper()] for n in names]
     print(f"compiled: {COMPILED}")
-    for name in args.rules:
-        rules = Rules.EASY if name == "easy" else Rules.CLASSIC
-        variant = Variant(rules, Scoring.TRADITIONAL).with_options(args.options + "T")
-        codes = [GameCode(variant, c.letters) for c in fixed_codes(args.deals, rules)]
-        wall, cpu, answers = timed(codes, KERNEL)
-        report(f"{name} best score, wall", wall)
-        report(f"{name} best score, CPU", cpu)
-        scores = sorted(a.score for a in answers)
-        not_won = sum(1 for a in answers if not a.won)
-        lost = sum(1 for a in answers if not a.winnable)
-        memo = sorted(a.memoised for a in answers)
-        print(f"{'':<26} positions memoised median {statistics.median(memo):.0f}, max {memo[-1]}")
-        print(
-            f"{'':<26} best score median {statistics.median(scores)}, min {scores[0]}, "
-            f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"
-        )
-        print(f"{'':<26} checksum of (best score, best win) per deal: {checksum(answers)}")
-        if args.python_deals:
-            python, _, slow = timed(codes[: args.python_deals], portable)
-            report(f"{name} in Python, wall", python)
-            agree = sum(
-                (a.score, a.win_score) == (b.score, b.win_score)
-                for a, b in zip(slow, answers, strict=False)
-            )
-            print(f"{'':<26} Python and compiled agree on {agree} of {len(slow)} deals")
+    for layout in layouts:
+        for name in args.rules:
+            run(layout, name, args)
     return 0
+
+
+def run(layout: Layout, name: str, args: argparse.Namespace) -> None:
+    """One layout under one rules: the figures, the spread of the scores and the checksum."""
+    rules = Rules.EASY if name == "easy" else Rules.CLASSIC
+    variant = Variant(rules, Scoring.TRADITIONAL).with_options(args.options + "T")
+    codes = [GameCode(variant, c.letters, layout) for c in fixed_codes(args.deals, rules)]
+    wall, cpu, answers = timed(codes, KERNEL)
+    name = name if layout is THREE_PEAKS else f"{layout.id} {name}"
+    report(f"{name} best score, wall", wall)
+    report(f"{name} best score, CPU", cpu)
+    scores = sorted(a.score for a in answers)
+    not_won = sum(1 for a in answers if not a.won)
+    lost = sum(1 for a in answers if not a.winnable)
+    memo = sorted(a.memoised for a in answers)
+    print(f"{'':<34} positions memoised median {statistics.median(memo):.0f}, max {memo[-1]}")
+    print(
+        f"{'':<34} best score median {statistics.median(scores)}, min {scores[0]}, "
+        f"max {scores[-1]}; best line not a win: {not_won}; no win at all: {lost}"
+    )
+    print(f"{'':<34} checksum of (best score, best win) per deal: {checksum(answers)}")
+    if args.python_deals:
+        python, _, slow = timed(codes[: args.python_deals], portable)
+        report(f"{name} in Python, wall", python)
+        agree = sum(
+            (a.score, a.win_score) == (b.score, b.win_score)
+            for a, b in zip(slow, answers, strict=False)
+        )
+        print(f"{'':<34} Python and compiled agree on {agree} of {len(slow)} deals")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tripeaks.engine.codes import CODE_SPACE, GameCode
 from tripeaks.engine.game import DRAW, Action, ActionKind, Game, Status
+from tripeaks.engine.layout import THREE_PEAKS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import COMPILED, compiled, portable, streak
@@ -345,7 +346,7 @@ def test_the_extension_refuses_a_malformed_position() -> None:
     from tripeaks.solver import _streak
 
     ranks, stock = bytes([1] * 28), bytes([2] * 23)
-    fits, layout = compiled.streak_fits(Rules.EASY), compiled.STREAK_LAYOUT
+    fits, layout = compiled.streak_fits(Rules.EASY), compiled.streak_layout(THREE_PEAKS)
     # the last card, an ace on a two: 1 point, and 30 for the third peak emptied
     assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0, 0)[:2] == (31, bytes([0]))
     assert _streak.best(ranks, stock, fits, layout, 1, 0, 2, 0, 12)[:2] == (43, bytes([0]))

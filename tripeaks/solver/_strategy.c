@@ -9,17 +9,17 @@
  * face-up card fits (worth 1), ties in position order; else a draw; a play ends won when the table
  * is empty, lost when nothing fits and the stock is used up.
  *
- * The file knows no rule and no layout: Python hands it the ranks, the stock, the 14x14 table of
- * which rank fits on which (rank 0 takes anything), and for each position the mask of the cards
- * over it and of the cards under it (tripeaks/layout.py). Plain C99.
+ * The file knows no rule and no layout: Python hands it the ranks (one a position of the layout,
+ * up to 51), the stock, the 14x14 table of which rank fits on which (rank 0 takes anything), and
+ * for each position the mask of the cards over it and of the cards under it as 64-bit words
+ * (tripeaks/engine/layout.py). Plain C99.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define CARDS 28
-#define ALL ((1u << CARDS) - 1)
+#define MAX_CARDS 51 /* tripeaks/engine/layout.py MAX_SIZE */
 #define MT_N 624
 #define MT_M 397
 
@@ -54,7 +54,8 @@ static uint32_t next_word(Twister *t) {
     return y;
 }
 
-/* Random.randrange(n) for 2 <= n <= 32: _randbelow_with_getrandbits. */
+/* Random.randrange(n) for 2 <= n <= 51: _randbelow_with_getrandbits (getrandbits(k) for k <= 32
+ * is one word's top k bits). */
 static int below(Twister *t, int n) {
     int k = 0;
     while ((n >> k) != 0)
@@ -67,15 +68,15 @@ static int below(Twister *t, int n) {
 }
 
 typedef struct {
-    uint8_t rank[CARDS];
-    uint32_t covered_by[CARDS];
-    uint32_t covers[CARDS];
-    uint32_t fit_mask[14]; /* fit_mask[top]: the positions whose card goes on top */
+    uint8_t rank[MAX_CARDS];
+    uint64_t covered_by[MAX_CARDS];
+    uint64_t covers[MAX_CARDS];
+    uint64_t fit_mask[14]; /* fit_mask[top]: the positions whose card goes on top */
 } Table;
 
-static int lowest(uint32_t mask) {
+static int lowest(uint64_t mask) {
 #if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctz(mask);
+    return __builtin_ctzll(mask);
 #else
     int p = 0;
     while (!(mask >> p & 1u))
@@ -84,32 +85,33 @@ static int lowest(uint32_t mask) {
 #endif
 }
 
-static uint32_t free_cards(const Table *s, uint32_t present) {
-    uint32_t free = 0;
-    for (uint32_t left = present; left; left &= left - 1) {
+static uint64_t free_cards(const Table *s, uint64_t present) {
+    uint64_t free = 0;
+    for (uint64_t left = present; left; left &= left - 1) {
         int p = lowest(left);
         if (!(present & s->covered_by[p]))
-            free |= 1u << p;
+            free |= UINT64_C(1) << p;
     }
     return free;
 }
 
 /* The face-up cards once the card at p has gone from present (free: before it went): the card
  * at p goes, and each card it lay over that nothing else covers now turns face up. */
-static uint32_t after_play(const Table *s, uint32_t present, uint32_t free, int p) {
-    uint32_t after = present & ~(1u << p);
-    free &= ~(1u << p);
-    for (uint32_t under = s->covers[p]; under; under &= under - 1) {
+static uint64_t after_play(const Table *s, uint64_t present, uint64_t free, int p) {
+    uint64_t after = present & ~(UINT64_C(1) << p);
+    free &= ~(UINT64_C(1) << p);
+    for (uint64_t under = s->covers[p]; under; under &= under - 1) {
         int q = lowest(under);
         if (!(after & s->covered_by[q]))
-            free |= 1u << q;
+            free |= UINT64_C(1) << q;
     }
     return free;
 }
 
 /* The plays the strategy likes best, in position order, into chosen; how many. */
-static int best_plays(const Table *s, uint32_t present, uint32_t free, int top, int chosen[CARDS]) {
-    uint32_t fitting = free & s->fit_mask[top];
+static int best_plays(const Table *s, uint64_t present, uint64_t free, int top,
+                      int chosen[MAX_CARDS]) {
+    uint64_t fitting = free & s->fit_mask[top];
     if (!(fitting & (fitting - 1))) { /* none or one */
         if (fitting)
             chosen[0] = lowest(fitting);
@@ -118,7 +120,7 @@ static int best_plays(const Table *s, uint32_t present, uint32_t free, int top, 
     int best = -1, count = 0;
     for (; fitting; fitting &= fitting - 1) {
         int p = lowest(fitting);
-        uint32_t bit = 1u << p;
+        uint64_t bit = UINT64_C(1) << p;
         int value = after_play(s, present, free, p) & ~free ? 2 : 0; /* it turns a card face up */
         if (free & ~bit & s->fit_mask[s->rank[p]])
             value += 1;
@@ -132,11 +134,20 @@ static int best_plays(const Table *s, uint32_t present, uint32_t free, int top, 
     return count;
 }
 
-static void read_masks(const Py_buffer *buffer, uint32_t out[CARDS]) {
+/* Each position's mask from little-endian 64-bit words; 0 when one names a position past the
+ * layout's. */
+static int read_masks(const Py_buffer *buffer, int cards, uint64_t out[MAX_CARDS]) {
     const unsigned char *b = buffer->buf;
-    for (int p = 0; p < CARDS; p++)
-        out[p] = (uint32_t)b[4 * p] | (uint32_t)b[4 * p + 1] << 8 | (uint32_t)b[4 * p + 2] << 16 |
-                 (uint32_t)b[4 * p + 3] << 24;
+    for (int p = 0; p < cards; p++) {
+        const unsigned char *w = b + 8 * p; /* one 64-bit load, as compilers read it */
+        uint64_t m = (uint64_t)w[0] | (uint64_t)w[1] << 8 | (uint64_t)w[2] << 16 |
+                     (uint64_t)w[3] << 24 | (uint64_t)w[4] << 32 | (uint64_t)w[5] << 40 |
+                     (uint64_t)w[6] << 48 | (uint64_t)w[7] << 56;
+        if (m >> cards)
+            return 0;
+        out[p] = m;
+    }
+    return 1;
 }
 
 static PyObject *plays_won(PyObject *self, PyObject *args) {
@@ -152,8 +163,9 @@ static PyObject *plays_won(PyObject *self, PyObject *args) {
     Twister t;
     const unsigned char *deck = stock.buf;
     Py_ssize_t size = stock.len;
-    if (ranks.len != CARDS || fits.len != 14 * 14 || covered_by.len != 4 * CARDS ||
-        covers.len != 4 * CARDS || start < 0 || start > 13 || plays < 0) {
+    int cards = ranks.len >= 1 && ranks.len <= MAX_CARDS ? (int)ranks.len : 0;
+    if (!cards || fits.len != 14 * 14 || covered_by.len != 8 * cards || covers.len != 8 * cards ||
+        start < 0 || start > 13 || plays < 0) {
         PyErr_SetString(PyExc_ValueError, "plays_won: malformed tables");
         goto done;
     }
@@ -173,26 +185,29 @@ static PyObject *plays_won(PyObject *self, PyObject *args) {
         } else
             t.index = (int)word;
     }
-    memcpy(s.rank, ranks.buf, CARDS);
-    read_masks(&covered_by, s.covered_by);
-    read_masks(&covers, s.covers);
-    for (int p = 0; p < CARDS; p++)
+    memcpy(s.rank, ranks.buf, (size_t)cards);
+    if (!read_masks(&covered_by, cards, s.covered_by) || !read_masks(&covers, cards, s.covers)) {
+        PyErr_SetString(PyExc_ValueError, "plays_won: a mask names a position past the layout's");
+        goto done;
+    }
+    for (int p = 0; p < cards; p++)
         if (s.rank[p] > 13)
             goto malformed;
     for (int top = 0; top < 14; top++) {
         s.fit_mask[top] = 0;
-        for (int p = 0; p < CARDS; p++)
+        for (int p = 0; p < cards; p++)
             if (((const unsigned char *)fits.buf)[top * 14 + s.rank[p]])
-                s.fit_mask[top] |= 1u << p;
+                s.fit_mask[top] |= UINT64_C(1) << p;
     }
     for (Py_ssize_t i = 0; i < size; i++)
         if (deck[i] > 13)
             goto malformed;
     long won = 0;
-    int chosen[CARDS];
-    uint32_t dealt = free_cards(&s, ALL);
+    int chosen[MAX_CARDS];
+    uint64_t all = (UINT64_C(1) << cards) - 1;
+    uint64_t dealt = free_cards(&s, all);
     for (int play = 0; play < plays; play++) {
-        uint32_t present = ALL, free = dealt;
+        uint64_t present = all, free = dealt;
         Py_ssize_t drawn = 0;
         int top = start;
         while (present) {
@@ -205,7 +220,7 @@ static PyObject *plays_won(PyObject *self, PyObject *args) {
             }
             int pos = count == 1 ? chosen[0] : chosen[below(&t, count)];
             free = after_play(&s, present, free, pos);
-            present &= ~(1u << pos);
+            present &= ~(UINT64_C(1) << pos);
             top = s.rank[pos];
         }
         if (!present)
@@ -228,7 +243,8 @@ static PyMethodDef methods[] = {
     {"plays_won", plays_won, METH_VARARGS,
      "plays_won(ranks, stock, top, fits, covered_by, covers, plays, state) -> int: how many of "
      "plays plays of the deal the visible-card strategy wins, ties drawn from the Mersenne "
-     "Twister state (random.Random.getstate()[1])."},
+     "Twister state (random.Random.getstate()[1]). ranks: one a position of the layout (1 to "
+     "51); covered_by, covers: each position's mask as a little-endian 64-bit word."},
     {NULL, NULL, 0, NULL},
 };
 

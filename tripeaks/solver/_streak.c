@@ -1,6 +1,7 @@
 /* The exact best score under the traditional scoring: tripeaks/streak.py's search, compiled.
  *
- * A position is the cards present (28 bits), the cards drawn, the rank on top and the streak. After
+ * A position is the cards present (a mask of the layout's positions, up to 51), the cards drawn,
+ * the rank on top and the streak. After
  * a draw the streak is 0 and the top is the card drawn, so the best future of a post-draw position
  * depends on (present, drawn) alone: those are memoised in a hash table. Between two draws the
  * search walks the plays of the run depth first (the streak and the peaks emptied known), asking the
@@ -10,10 +11,13 @@
  * (NO_WIN when there is none), each of them two numbers because the score never goes below 0 (a
  * draw makes it max(score - 5, 0)): the points still to come, and the final score from 0 (Pair).
  *
- * The file knows no rule and no layout: Python hands it the ranks, the stock, a 14x14 table of
- * which rank fits on which (rank 0 is the wildcard top of an empty discard or a joker: the table
- * says every card fits it), the covering masks and the three peaks (tripeaks/layout.py). Plain C99;
- * it releases the GIL while it searches. docs/solver.md "Traditional scoring: the best score".
+ * The file knows no rule and no layout: Python hands it the ranks (as many as the layout has
+ * cards), the stock, a 14x14 table of which rank fits on which (rank 0 is the wildcard top of an
+ * empty discard or a joker: the table says every card fits it), and the layout: each position's
+ * covering mask, its groups and the bonus for the k-th group emptied (tripeaks/engine/layout.py,
+ * tripeaks/solver/compiled.py streak_layout). Masks are 64-bit whatever the layout; Three Peaks'
+ * keys are the ones of the 28-card build it replaced, bit for bit. Plain C99; it releases the GIL
+ * while it searches. docs/solver.md "Traditional scoring: the best score".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,9 +28,12 @@
 #include <sys/mman.h>
 #endif
 
-#define CARDS 28
-#define NO_WIN INT16_MIN /* below any real score: scores run from -155 to 466 */
+#define MAX_CARDS 51  /* tripeaks/engine/layout.py MAX_SIZE: the deck's 52 less the discard */
+#define MAX_STOCK 53  /* 52 cards less one on the table, and the joker */
+#define MAX_BONUS 500 /* a group's bonus, at most: every score then fits 16 bits */
+#define NO_WIN INT16_MIN /* below any real score: Three Peaks' run from -155 to 466 */
 #define DRAW_STEP 255
+#define CHUNKS ((MAX_CARDS + 6) / 7)
 
 /* A position's value: for the best over every ending and for the best over the wins alone, the
  * most points still to come (``best``, ``win``: a draw costs its 5 however low the score) and
@@ -40,8 +47,8 @@ typedef struct {
 } Pair;
 
 /* A memo entry is 16 bytes, aligned so that an entry never straddles a cache line: the key
- * (present, and drawn above it: 33 bits; never 0, as drawn is at least 1, so 0 says the slot is
- * free) and the Pair, four 16-bit values. One 64-bit word held the key and the two values of the
+ * (present, and drawn above it: the layout's size + 6 bits, at most 57; never 0, as drawn is at
+ * least 1, so 0 says the slot is free) and the Pair, four 16-bit values. One 64-bit word held the key and the two values of the
  * search before the floor at 0; the four values need 36 bits at the least (docs/solver.md). */
 typedef struct {
     uint64_t key;
@@ -60,14 +67,19 @@ typedef struct {
 #define RECENT (1 << RECENT_BITS)
 
 typedef struct {
-    uint32_t covered_by[CARDS];
-    uint32_t lying_under[4][128];
-    uint32_t peak[3];
-    int peak_of[CARDS];
-    int bonus[4]; /* the bonus for the k-th peak emptied, k = 1..3 */
-    uint8_t rank[CARDS];
-    uint32_t fit_mask[14]; /* the positions whose card fits on each rank */
-    uint8_t stock[64];
+    int cards;             /* the layout's size */
+    int chunks;            /* its positions in chunks of 7: lying_under's rows in use */
+    int groups;            /* its groups for the bonus */
+    int drawn_shift, top_shift, streak_shift; /* a run position's key: see run */
+    int recent_on;         /* whether that key fits 64 bits (layouts of up to 48 cards) */
+    uint64_t covered_by[MAX_CARDS];
+    uint64_t lying_under[CHUNKS][128];
+    uint64_t group[MAX_CARDS];
+    int group_of[MAX_CARDS];
+    int bonus[MAX_CARDS + 1]; /* the bonus for the k-th group emptied, k = 1..groups */
+    uint8_t rank[MAX_CARDS];
+    uint64_t fit_mask[14]; /* the positions whose card fits on each rank */
+    uint8_t stock[MAX_STOCK];
     int stock_len;
     /* the memo of post-draw positions: open addressing, linear probing */
     Entry *entries;
@@ -81,22 +93,27 @@ typedef struct {
     } recent[RECENT];
 } Search;
 
-static uint32_t free_of(const Search *s, uint32_t present) {
-    uint32_t under = s->lying_under[0][present & 127] | s->lying_under[1][present >> 7 & 127] |
+/* The cards present that no present card lies over: the cards lying under the present ones looked
+ * up 7 positions at a time (4 looks on Three Peaks, 5 on a layout of 29-35 cards). */
+static uint64_t free_of(const Search *s, uint64_t present) {
+    uint64_t under = s->lying_under[0][present & 127] | s->lying_under[1][present >> 7 & 127] |
                      s->lying_under[2][present >> 14 & 127] | s->lying_under[3][present >> 21 & 127];
+    for (int k = 4; k < s->chunks; k++) under |= s->lying_under[k][present >> (7 * k) & 127];
     return present & ~under;
 }
 
-static int bonus_of(const Search *s, uint32_t after, int pos) {
-    if (after & s->peak[s->peak_of[pos]]) return 0;
+/* The bonus for playing ``pos`` when ``after`` is left: 0 while its group has cards, else the
+ * bonus for the group's place in the order of emptying. */
+static int bonus_of(const Search *s, uint64_t after, int pos) {
+    if (after & s->group[s->group_of[pos]]) return 0;
     int empty = 0;
-    for (int k = 0; k < 3; k++) empty += !(after & s->peak[k]);
+    for (int k = 0; k < s->groups; k++) empty += !(after & s->group[k]);
     return s->bonus[empty];
 }
 
-static int lowest(uint32_t m) {
+static int lowest(uint64_t m) {
 #if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctz(m);
+    return __builtin_ctzll(m);
 #else
     int i = 0;
     while (!(m & 1u)) {
@@ -157,7 +174,7 @@ static int grow(Search *s) {
     return 1;
 }
 
-static Pair memo(Search *s, uint32_t present, int drawn);
+static Pair memo(Search *s, uint64_t present, int drawn);
 
 static inline int max_of(int a, int b) { return a > b ? a : b; }
 
@@ -187,7 +204,7 @@ static inline void take_draws(Pair *into, int cards, Pair got) {
 /* The draws from ``drawn`` cards drawn up to the first stock card that some free card fits (the
  * draws in between are forced: nothing else can be done after them), or stock_len + 1 when
  * none does: then the game ends stuck once the stock is used up. */
-static int next_playable(const Search *s, uint32_t free, int drawn) {
+static int next_playable(const Search *s, uint64_t free, int drawn) {
     for (int d = drawn + 1; d <= s->stock_len; d++)
         if (free & s->fit_mask[s->stock[d - 1]]) return d;
     return s->stock_len + 1;
@@ -201,28 +218,30 @@ static int next_playable(const Search *s, uint32_t free, int drawn) {
  * last one at each slot), because the plays of a run reach the same position in more than one
  * order (the two orders of two cards that fit on each other's ranks, a wildcard's many first
  * cards) and a hit skips the whole walk under it. A fifth of the walk on Easy -DJT, more on the
- * deals with the widest runs; the memo of post-draw positions is untouched. */
-static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
+ * deals with the widest runs; the memo of post-draw positions is untouched. Its key is present,
+ * drawn, top and streak side by side (Three Peaks: at bits 0, 28, 33 and 37), which fits 64 bits
+ * on a layout of up to 48 cards; on a larger one the cache is not asked (it is only a cache). */
+static Pair run(Search *s, uint64_t present, int drawn, int top, int streak) {
     Pair out = {NO_WIN, NO_WIN, NO_WIN, NO_WIN};
     s->visited++;
     if (!present) {
         out.best = out.best0 = out.win = out.win0 = 0;
         return out;
     }
-    uint32_t free = free_of(s, present);
+    uint64_t free = free_of(s, present);
     int next = drawn < s->stock_len ? next_playable(s, free, drawn) : 0;
 #if defined(__GNUC__) || defined(__clang__)
     if (next && next <= s->stock_len) { /* the draw's entry is asked for last: fetch it now */
-        uint64_t key = (uint64_t)present | (uint64_t)next << 28;
+        uint64_t key = present | (uint64_t)next << s->cards;
         __builtin_prefetch(&s->entries[slot_of(key, s->capacity)]);
     }
 #endif
-    uint32_t plays = free & s->fit_mask[top];
+    uint64_t plays = free & s->fit_mask[top];
     uint64_t key = 0;
     size_t slot = 0;
-    if (plays && streak >= RECENT_STREAK) {
-        key = (uint64_t)present | (uint64_t)drawn << 28 | (uint64_t)top << 33 |
-              (uint64_t)streak << 37; /* never 0: present is not */
+    if (plays && streak >= RECENT_STREAK && s->recent_on) {
+        key = present | (uint64_t)drawn << s->drawn_shift | (uint64_t)top << s->top_shift |
+              (uint64_t)streak << s->streak_shift; /* never 0: present is not */
         slot = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - RECENT_BITS));
         if (s->recent[slot].key == key) return s->recent[slot].value;
     }
@@ -230,7 +249,7 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
     while (plays) {
         int p = lowest(plays);
         plays &= plays - 1;
-        uint32_t after = present & ~(UINT32_C(1) << p);
+        uint64_t after = present & ~(UINT64_C(1) << p);
         int gain = streak + 1 + bonus_of(s, after, p);
         take_play(&out, gain, run(s, after, drawn, s->rank[p], streak + 1));
         moved = 1;
@@ -254,8 +273,8 @@ static Pair run(Search *s, uint32_t present, int drawn, int top, int streak) {
 
 /* The best future after a draw of stock card ``drawn`` that some free card fits: it depends on
  * the cards present and the cards drawn alone (the streak is 0, the top is that card). */
-static Pair memo(Search *s, uint32_t present, int drawn) {
-    uint64_t key = (uint64_t)present | (uint64_t)drawn << 28;
+static Pair memo(Search *s, uint64_t present, int drawn) {
+    uint64_t key = present | (uint64_t)drawn << s->cards;
     size_t j = slot_of(key, s->capacity);
     while (s->entries[j].key) {
         if (s->entries[j].key == key) return s->entries[j].value;
@@ -284,16 +303,16 @@ static int final_of(Pair value, int wins, int score) {
 /* A line from the position, its current score ``score``, to the final score ``target`` (the best,
  * or the best win), found again step by step: the first action after which the best final score
  * is still ``target``, the score counted on the way with the floor (a draw: max(score - 5, 0)). */
-static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, int wins, int score,
+static int line_of(Search *s, uint64_t present, int drawn, int top, int streak, int wins, int score,
                    int target, uint8_t *steps) {
     int n = 0;
     while (present) {
-        uint32_t plays = free_of(s, present) & s->fit_mask[top];
+        uint64_t plays = free_of(s, present) & s->fit_mask[top];
         int chosen = -1;
         while (plays) {
             int p = lowest(plays);
             plays &= plays - 1;
-            uint32_t after = present & ~(UINT32_C(1) << p);
+            uint64_t after = present & ~(UINT64_C(1) << p);
             int gain = streak + 1 + bonus_of(s, after, p);
             Pair got = run(s, after, drawn, s->rank[p], streak + 1);
             if (final_of(got, wins, score + gain) == target) {
@@ -319,12 +338,80 @@ static int line_of(Search *s, uint32_t present, int drawn, int top, int streak, 
     return n;
 }
 
+/* How many bits hold the numbers 0 to n. */
+static int bits_for(int n) {
+    int k = 0;
+    while (n >> k) k++;
+    return k;
+}
+
+static uint64_t word_at(const uint8_t *b, Py_ssize_t i) {
+    const uint8_t *w = b + 8 * i; /* one 64-bit load, as compilers read it */
+    return (uint64_t)w[0] | (uint64_t)w[1] << 8 | (uint64_t)w[2] << 16 | (uint64_t)w[3] << 24 |
+           (uint64_t)w[4] << 32 | (uint64_t)w[5] << 40 | (uint64_t)w[6] << 48 |
+           (uint64_t)w[7] << 56;
+}
+
+/* The layout from its bytes (tripeaks/solver/compiled.py streak_layout): little-endian 64-bit
+ * words, each position's covering mask, then each group's mask, then the bonus for the k-th group
+ * emptied (k = 1..groups). 0 and a ValueError when they are not a layout of ``cards`` cards. */
+static int read_layout(Search *s, const Py_buffer *layout, int cards) {
+    Py_ssize_t words = layout->len / 8, groups = (words - cards) / 2;
+    uint64_t all = (UINT64_C(1) << cards) - 1, seen = 0;
+    int held = 0;
+    if (layout->len % 8 || groups < 1 || groups > cards || words != cards + 2 * groups) {
+        PyErr_SetString(PyExc_ValueError, "_streak.best: malformed layout");
+        return 0;
+    }
+    const uint8_t *lay = layout->buf;
+    s->cards = cards;
+    s->groups = (int)groups;
+    s->chunks = (cards + 6) / 7;
+    for (int p = 0; p < cards; p++) {
+        s->covered_by[p] = word_at(lay, p);
+        if (s->covered_by[p] & ~all || s->covered_by[p] >> p & 1) {
+            PyErr_SetString(PyExc_ValueError, "_streak.best: a covering mask names other positions");
+            return 0;
+        }
+    }
+    s->bonus[0] = 0;
+    for (int k = 0; k < groups; k++) {
+        uint64_t group = word_at(lay, cards + k), bonus = word_at(lay, cards + groups + k);
+        if (!group || group & ~all || group & seen || bonus > MAX_BONUS) {
+            PyErr_SetString(PyExc_ValueError,
+                            "_streak.best: the groups are not disjoint and non-empty, or a "
+                            "bonus is over 500");
+            return 0;
+        }
+        seen |= group;
+        s->group[k] = group;
+        s->bonus[k + 1] = (int)bonus;
+        for (int p = 0; p < cards; p++)
+            if (group >> p & 1) {
+                s->group_of[p] = k;
+                held++;
+            }
+    }
+    if (held != cards) {
+        PyErr_SetString(PyExc_ValueError, "_streak.best: the groups do not hold every position");
+        return 0;
+    }
+    for (int k = 0; k < s->chunks; k++)
+        for (int b = 0; b < 128; b++) {
+            uint64_t chunk = (uint64_t)b << (7 * k), under = 0;
+            for (int p = 0; p < cards; p++)
+                if (s->covered_by[p] & chunk) under |= UINT64_C(1) << p;
+            s->lying_under[k][b] = under;
+        }
+    return 1;
+}
+
 static PyObject *best(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer ranks, stock, fits, layout;
-    unsigned long present;
+    unsigned long long present;
     int drawn, top, streak, score;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*kiiii", &ranks, &stock, &fits, &layout, &present, &drawn,
+    if (!PyArg_ParseTuple(args, "y*y*y*y*Kiiii", &ranks, &stock, &fits, &layout, &present, &drawn,
                           &top, &streak, &score))
         return NULL;
     PyObject *result = NULL;
@@ -333,18 +420,19 @@ static PyObject *best(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (ranks.len != CARDS || stock.len > 31 || fits.len != 14 * 14 ||
-        layout.len != (CARDS + 3) * 4 || drawn < 0 || drawn > stock.len || top < 0 || top > 13 ||
-        streak < 0 || streak > CARDS || present >= (UINT32_C(1) << CARDS) || score < 0 ||
-        score > 10000) {
+    int cards = ranks.len >= 1 && ranks.len <= MAX_CARDS ? (int)ranks.len : 0;
+    if (!cards || stock.len > MAX_STOCK || fits.len != 14 * 14 ||
+        drawn < 0 || drawn > stock.len || top < 0 || top > 13 || streak < 0 || streak > cards ||
+        present >> cards || score < 0 || score > 10000) {
         PyErr_SetString(PyExc_ValueError, "_streak.best: malformed position");
         goto done;
     }
+    if (!read_layout(s, &layout, cards)) goto done;
     const uint8_t *fit = fits.buf;
-    memcpy(s->rank, ranks.buf, CARDS);
+    memcpy(s->rank, ranks.buf, (size_t)cards);
     memcpy(s->stock, stock.buf, (size_t)stock.len);
     s->stock_len = (int)stock.len;
-    for (int i = 0; i < CARDS; i++) {
+    for (int i = 0; i < cards; i++) {
         if (s->rank[i] < 1 || s->rank[i] > 13) {
             PyErr_SetString(PyExc_ValueError, "_streak.best: a rank is 1-13");
             goto done;
@@ -356,51 +444,32 @@ static PyObject *best(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    const uint8_t *lay = layout.buf;
-    for (int i = 0; i < CARDS + 3; i++) {
-        uint32_t m = (uint32_t)lay[4 * i] | (uint32_t)lay[4 * i + 1] << 8 |
-                     (uint32_t)lay[4 * i + 2] << 16 | (uint32_t)lay[4 * i + 3] << 24;
-        if (i < CARDS)
-            s->covered_by[i] = m;
-        else
-            s->peak[i - CARDS] = m;
-    }
-    for (int p = 0; p < CARDS; p++)
-        for (int k = 0; k < 3; k++)
-            if (s->peak[k] >> p & 1) s->peak_of[p] = k;
-    for (int k = 0; k < 4; k++)
-        for (int b = 0; b < 128; b++) {
-            uint32_t chunk = (uint32_t)b << (7 * k), under = 0;
-            for (int p = 0; p < CARDS; p++)
-                if (s->covered_by[p] & chunk) under |= UINT32_C(1) << p;
-            s->lying_under[k][b] = under;
-        }
-    s->bonus[0] = 0;
-    s->bonus[1] = 15;
-    s->bonus[2] = 15;
-    s->bonus[3] = 30;
+    s->drawn_shift = cards;
+    s->top_shift = cards + bits_for(s->stock_len);
+    s->streak_shift = s->top_shift + 4;
+    s->recent_on = s->streak_shift + bits_for(cards) <= 64;
     for (int t = 0; t < 14; t++) {
-        uint32_t m = 0;
-        for (int p = 0; p < CARDS; p++)
-            if (fit[s->rank[p] * 14 + t]) m |= UINT32_C(1) << p;
+        uint64_t m = 0;
+        for (int p = 0; p < cards; p++)
+            if (fit[s->rank[p] * 14 + t]) m |= UINT64_C(1) << p;
         s->fit_mask[t] = m;
     }
     if (!grow(s)) {
         PyErr_NoMemory();
         goto done;
     }
-    uint8_t best_line[128], win_line[128];
+    uint8_t best_line[MAX_CARDS + MAX_STOCK], win_line[MAX_CARDS + MAX_STOCK];
     int best_len = 0, win_len = 0, best_score = 0, win_score = NO_WIN;
     Pair value;
     Py_BEGIN_ALLOW_THREADS;
-    value = run(s, (uint32_t)present, drawn, top, streak);
+    value = run(s, (uint64_t)present, drawn, top, streak);
     if (!s->failed) {
         best_score = final_of(value, 0, score);
-        best_len = line_of(s, (uint32_t)present, drawn, top, streak, 0, score, best_score,
+        best_len = line_of(s, (uint64_t)present, drawn, top, streak, 0, score, best_score,
                            best_line);
         win_score = final_of(value, 1, score);
         if (win_score != NO_WIN)
-            win_len = line_of(s, (uint32_t)present, drawn, top, streak, 1, score, win_score,
+            win_len = line_of(s, (uint64_t)present, drawn, top, streak, 1, score, win_score,
                               win_line);
     }
     Py_END_ALLOW_THREADS;
@@ -434,7 +503,8 @@ static PyMethodDef methods[] = {
      "win_line, memoised, visited): the best final score from the current score (>= 0), over "
      "every ending and over the wins alone (None, None when it cannot be won), each with a line "
      "(a position a play, 255 a draw); then how many post-draw positions were memoised and run "
-     "positions walked."},
+     "positions walked. ranks: one a position (1 to 51 of them); layout: little-endian 64-bit "
+     "words, each position's covering mask, each group's mask, each k-th group's bonus."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,8 +21,9 @@ import random
 import struct
 from collections.abc import Sequence
 
-from tripeaks.engine.layout import COVERED_BY_MASK, COVERS, PEAK_MASKS
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
+from tripeaks.engine.score import traditional_bonuses
 from tripeaks.solver import _search, _strategy, _streak
 from tripeaks.solver.tables import (
     LYING_UNDER_BYTES,
@@ -141,8 +142,14 @@ def streak_fits(rules: Rules) -> bytes:
     return bytes(fits(rules, r, t) for r in range(14) for t in range(14))
 
 
-STREAK_LAYOUT = struct.pack("<28I", *COVERED_BY_MASK) + struct.pack("<3I", *PEAK_MASKS)
-"""What the compiled best score knows of the layout: each position's covering cards, the peaks."""
+@functools.cache
+def streak_layout(layout: Layout) -> bytes:
+    """What the compiled best score knows of a layout, as little-endian 64-bit words: each
+    position's covering cards, each group's positions, and the traditional bonus for the k-th
+    group emptied (tripeaks.engine.score.traditional_bonuses)."""
+    bonuses = traditional_bonuses(len(layout.groups))
+    words = (*layout.covered_by_mask, *layout.group_masks, *bonuses)
+    return struct.pack(f"<{len(words)}Q", *words)
 
 
 def best_streak(
@@ -154,27 +161,48 @@ def best_streak(
     top: int,
     streak: int,
     score: int,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[int, bytes, int | None, bytes | None, int]:
     """The traditional scoring's best final score from the current ``score`` over every ending
-    and over the wins alone, each with its line, and the positions memoised."""
+    and over the wins alone, each with its line, and the positions memoised; on ``layout``, whose
+    size the tableau's ranks are."""
     answer = _streak.best(
-        tableau, stock, streak_fits(rules), STREAK_LAYOUT, present, drawn, top, streak, score
+        tableau,
+        stock,
+        streak_fits(rules),
+        streak_layout(layout),
+        present,
+        drawn,
+        top,
+        streak,
+        score,
     )
     return answer[:5]
 
 
 @functools.cache
-def strategy_tables(rules: Rules) -> tuple[bytes, bytes, bytes]:
+def strategy_tables(rules: Rules, layout: Layout = THREE_PEAKS) -> tuple[bytes, bytes, bytes]:
     """What tripeaks/solver/_strategy.c is handed besides the deal: which rank fits on which top
-    as 14x14 bytes, and each position's COVERED_BY_MASK and the mask of COVERS as little-endian
-    32-bit words."""
-    covers = tuple(sum(1 << q for q in under) for under in COVERS)
-    return fits_table(rules), struct.pack("<28I", *COVERED_BY_MASK), struct.pack("<28I", *covers)
+    as 14x14 bytes, and each position's covering mask and the mask of the cards it covers as
+    little-endian 64-bit words."""
+    covers = tuple(sum(1 << q for q in under) for under in layout.covers)
+    size = layout.size
+    return (
+        fits_table(rules),
+        struct.pack(f"<{size}Q", *layout.covered_by_mask),
+        struct.pack(f"<{size}Q", *covers),
+    )
 
 
 def plays_won(
-    tableau: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+    tableau: bytes,
+    stock: bytes,
+    top: int,
+    rules: Rules,
+    plays: int,
+    rng: random.Random,
+    layout: Layout = THREE_PEAKS,
 ) -> int:
     """How many of ``plays`` plays the visible-card strategy wins, ties from ``rng``'s state."""
     state = rng.getstate()[1]
-    return _strategy.plays_won(tableau, stock, top, *strategy_tables(rules), plays, state)
+    return _strategy.plays_won(tableau, stock, top, *strategy_tables(rules, layout), plays, state)

@@ -3,6 +3,8 @@ how hard a deal is for a player who sees only that (issue 16; docs/solver.md "Ex
 
 Everything here asks the exact solver's public answers (``solver.Answers``, ``solver.solve``,
 ``solver.is_winnable``); the engine (tripeaks/engine/game.py) replays every line, so no rule is decided here.
+Every layout is explained alike: each function reads the game's (or the code's) layout, its size
+and which cards cover which.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from enum import Enum
 from tripeaks.engine.cards import JOKER, Card
 from tripeaks.engine.codes import Deal, GameCode, deal
 from tripeaks.engine.game import DRAW, Action, ActionKind, Game
-from tripeaks.engine.layout import COVERED_BY_MASK, TABLEAU_SIZE
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring
 from tripeaks.solver import kernel as seam
+from tripeaks.solver import portable
 from tripeaks.solver import search as solver
 from tripeaks.solver.kernel import Kernel
 from tripeaks.solver.tables import WILD
@@ -70,7 +73,7 @@ def _fresh(game: Game, ours: bool = False) -> Game:
     """The game's deal from its start (under our scoring with ``ours``: the best win the solver
     finds is our scoring's, and the fewest draws and the cards removed do not depend on it)."""
     variant = replace(game.variant, scoring=Scoring.OURS) if ours else game.variant
-    return Game(game.deal, variant, game.code)
+    return Game(game.deal, variant, game.code, game.layout)
 
 
 def _positions(game: Game, line: tuple[Action, ...]) -> list[tuple[int, int, int]]:
@@ -112,7 +115,8 @@ def best_win(game: Game) -> solver.Solution:
 
 
 def most_removed(game: Game) -> int:
-    """The most tableau cards any line of the game's deal removes (28 when it can be won)."""
+    """The most tableau cards any line of the game's deal removes (all of its layout's when it can
+    be won)."""
     return best_win(game).max_removed
 
 
@@ -148,11 +152,12 @@ class FairHint:
 def _hidden(game: Game) -> tuple[list[int], list[Card], bool]:
     """The face-down positions (lowest first), the cards the player has not seen (in deck order;
     the joker set apart) and whether the joker is still in the stock."""
+    covered_by_mask = game.layout.covered_by_mask
     hidden = [
         p
-        for p in range(TABLEAU_SIZE)
+        for p in game.layout.positions
         if game.present >> p & 1
-        and game.present & COVERED_BY_MASK[p]
+        and game.present & covered_by_mask[p]
         and not game.variant.open_peaks
     ]
     unseen = [game.deal.tableau[p] for p in hidden] + list(game.deal.stock[game.drawn :])
@@ -161,15 +166,17 @@ def _hidden(game: Game) -> tuple[list[int], list[Card], bool]:
 
 
 def visible_key(game: Game) -> bytes:
-    """What the player sees, as bytes: the game, the cards on the table face up, the discard pile
-    and how many are left in the stock. Two games with these equal get the same fair hint."""
+    """What the player sees, as bytes: the layout (its word, as a code names it: none for Three
+    Peaks), the game, the cards on the table face up, the discard pile and how many are left in
+    the stock. Two games with these equal get the same fair hint."""
     hidden = set(_hidden(game)[0])
     table = bytes(
         255 if p in hidden else 254 if not game.present >> p & 1 else game.deal.tableau[p].index
-        for p in range(TABLEAU_SIZE)
+        for p in game.layout.positions
     )
     pile = bytes(card.index for card in game.discard)
-    head = f"{game.variant.key}|{game.stock_size}|".encode()
+    word = "" if game.layout is THREE_PEAKS else f"{game.layout.word}-"
+    head = f"{word}{game.variant.key}|{game.stock_size}|".encode()
     return head + table + b"|" + pile
 
 
@@ -221,10 +228,27 @@ def fair_hint(game: Game, samples: int = 200, seed: int = 0) -> FairHint:
     wins = [0] * len(moves)
     for sample in consistent_deals(game, samples, seed):
         drawing = [(present, drawn + 1, sample.stock[drawn].rank)] if draws else []
-        for i, won in enumerate(solver.winnable_positions(sample, rules, after + drawing)):
+        for i, won in enumerate(_winnable_positions(sample, rules, after + drawing, game.layout)):
             wins[i] += won
     best = max(range(len(moves)), key=lambda i: (wins[i], -i))
     return FairHint(moves[best], wins[best] / samples, moves, tuple(wins), samples)
+
+
+def _winnable_positions(
+    cards: Deal, rules: Rules, positions: list[tuple[int, int, int]], layout: Layout
+) -> list[bool]:
+    """Can each position of a sampled deal on ``layout`` still be won? Three Peaks' through the
+    search's winnable_positions (the capped search, then the backward pass); another layout's by
+    the portable search, which takes any layout (tripeaks.solver.search's own routing of them)."""
+    if layout is THREE_PEAKS:
+        return solver.winnable_positions(cards, rules, positions)
+    tableau = bytes(card.rank for card in cards.tableau)
+    stock = bytes(card.rank for card in cards.stock)
+    return [
+        not present
+        or portable.decide(tableau, stock, rules, present, drawn, top, solver.DECIDE_CAP, layout)[0]
+        for present, drawn, top in positions
+    ]
 
 
 # Difficulty grades ---------------------------------------------------------------------------
@@ -253,8 +277,8 @@ winnable deals are never won in 200 plays, and those are Hard, one win or more M
 
 def win_share(code: GameCode | str, plays: int = PLAYS, kernel: Kernel | None = None) -> float:
     """The share of ``plays`` plays of the deal the visible-card strategy wins, seeded from the
-    code so that it is the same on every run (``kernel``: the one the seam chose unless another
-    is named). The strategy plays a fitting face-up card when there is one, preferring one whose
+    code so that it is the same on every run, on the code's layout (``kernel``: the one the seam
+    chose unless another is named). The strategy plays a fitting face-up card when there is one, preferring one whose
     removal turns a card face up, then one after which another face-up card fits (a run goes on);
     ties by the rng; else it draws. It never looks at a face-down card or the stock."""
     if isinstance(code, str):
@@ -264,7 +288,8 @@ def win_share(code: GameCode | str, plays: int = PLAYS, kernel: Kernel | None = 
     stock = bytes(card.rank for card in cards.stock)
     top = WILD if cards.discard is None else cards.discard.rank
     rng = random.Random(_seed(str(code).encode(), 0))
-    return (kernel or seam.KERNEL).plays_won(ranks, stock, top, code.rules, plays, rng) / plays
+    won = (kernel or seam.KERNEL).plays_won(ranks, stock, top, code.rules, plays, rng, code.layout)
+    return won / plays
 
 
 def grade(code: GameCode | str) -> Grade:

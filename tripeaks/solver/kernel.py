@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 
 
@@ -118,16 +119,26 @@ class Kernel(Protocol):
         top: int,
         streak: int,
         score: int,
+        layout: Layout = THREE_PEAKS,
     ) -> tuple[int, bytes, int | None, bytes | None, int]:
         """The traditional scoring's best final score from the current ``score`` (never below 0)
         over every ending, its line, the same over the wins alone (None, None: no win), and the
-        positions memoised (a figure)."""
+        positions memoised (a figure); on ``layout`` (Three Peaks unless said), whose size
+        ``tableau`` is."""
         ...
 
     def plays_won(
-        self, tableau: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+        self,
+        tableau: bytes,
+        stock: bytes,
+        top: int,
+        rules: Rules,
+        plays: int,
+        rng: random.Random,
+        layout: Layout = THREE_PEAKS,
     ) -> int:
-        """How many of ``plays`` plays the visible-card strategy wins, ties drawn from ``rng``."""
+        """How many of ``plays`` plays the visible-card strategy wins, ties drawn from ``rng``;
+        on ``layout`` (Three Peaks unless said)."""
         ...
 
 

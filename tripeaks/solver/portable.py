@@ -36,12 +36,13 @@ together (:func:`reach_table`), made only when a position's answer is asked (the
 search's).
 
 *The traditional best score.* A depth-first search with a memo over every position and a sound
-upper bound to prune with (every card left in the current streak, every peak not yet emptied still
+upper bound to prune with (every card left in the current streak, every group not yet emptied still
 paying its bonus): a position searched under a threshold it could not beat is remembered as "at
-most this", one that beat it as its exact value (tripeaks/solver/streak.py has the why).
+most this", one that beat it as its exact value (tripeaks/solver/streak.py has the why). On any
+layout: its covering masks, its groups and their bonuses.
 
 *The visible-card strategy's plays* (a deal's grade, tripeaks/solver/explain.py), play for play
-with the ties drawn from the same Mersenne Twister as the compiled plays.
+with the ties drawn from the same Mersenne Twister as the compiled plays, on any layout.
 """
 
 from __future__ import annotations
@@ -56,11 +57,6 @@ from tripeaks.engine.codes import GameCode, deck
 from tripeaks.engine.codes import deal as deal_code
 from tripeaks.engine.layout import (
     ALL_MASK,
-    COVERED_BY_MASK,
-    COVERS,
-    PEAK_MASKS,
-    PEAK_OF,
-    TABLEAU_SIZE,
     THREE_PEAKS,
     Layout,
 )
@@ -72,10 +68,9 @@ from tripeaks.solver.tables import (
     ROW,
     WILD,
     bits,
-    bound,
+    bound_on,
     fits,
     layout_tables,
-    peaks_empty,
     table_sets,
 )
 
@@ -531,16 +526,8 @@ def winnable_positions(
 # The traditional best score -----------------------------------------------------------------
 
 
-def _bonus(after: int, pos: int) -> int:
-    """The bonus for playing ``pos`` when ``after`` is left: its peak's place in the order of
-    emptying, or 0 if its peak still has cards."""
-    if after & PEAK_MASKS[PEAK_OF[pos]]:
-        return 0
-    return scoring.TRADITIONAL_PEAK_BONUSES[peaks_empty(after) - 1]
-
-
 class _StreakSearch:
-    """One deal under one rules, as small ints; ``value`` is the memoised search.
+    """One deal under one rules on one layout, as small ints; ``value`` is the memoised search.
 
     The score never goes below 0 (a draw makes it max(score - 5, 0)), so a position's value is a
     pair: ``points``, the most points still to come with every draw charged its 5, and ``zero``,
@@ -549,22 +536,48 @@ class _StreakSearch:
     score x >= 0 the best final score is max(x + points, zero). A play earning g to a position
     worth (p, z) is worth (g + p, max(g + p, z)); a draw, (p - 5, z); an ending, (0, 0)."""
 
-    def __init__(self, tableau: bytes, stock: bytes, rules: Rules, wins_only: bool) -> None:
+    def __init__(
+        self,
+        tableau: bytes,
+        stock: bytes,
+        rules: Rules,
+        wins_only: bool,
+        layout: Layout = THREE_PEAKS,
+    ) -> None:
+        if len(tableau) != layout.size:
+            raise ValueError(
+                f"a tableau of {layout.id} has {layout.size} cards, not {len(tableau)}"
+            )
         self.ranks = tuple(tableau)
         self.stock = tuple(stock)
         self.fits = tuple(tuple(fits(rules, r, t) for t in range(14)) for r in range(14))
         self.stuck = NO_WIN if wins_only else 0
         self.memo: dict[int, tuple[int, bool, int, bool]] = {}
         """(points, exact, zero, exact) by position key; not exact means "at most this"."""
+        self.positions = range(layout.size)
+        self.covered_by_mask = layout.covered_by_mask
+        self.group_masks = layout.group_masks
+        self.group_of = layout.group_of
+        self.bonuses = scoring.traditional_bonuses(len(layout.groups))
+        self.bound = bound_on(layout)
+        self.shifts = (layout.size, layout.size + 6, layout.size + 10)
+        """A position's key: present, then drawn (a stock has at most 52 cards), top and streak."""
 
     def plays(self, present: int, top: int) -> list[int]:
         """The free cards that fit ``top``, lowest position first."""
-        fits, ranks = self.fits, self.ranks
+        fits, ranks, covered_by_mask = self.fits, self.ranks, self.covered_by_mask
         return [
             p
-            for p in range(TABLEAU_SIZE)
-            if present >> p & 1 and not present & COVERED_BY_MASK[p] and fits[ranks[p]][top]
+            for p in self.positions
+            if present >> p & 1 and not present & covered_by_mask[p] and fits[ranks[p]][top]
         ]
+
+    def bonus(self, after: int, pos: int) -> int:
+        """The bonus for playing ``pos`` when ``after`` is left: its group's place in the order
+        of emptying, or 0 if its group still has cards."""
+        if after & self.group_masks[self.group_of[pos]]:
+            return 0
+        return self.bonuses[sum(1 for mask in self.group_masks if not after & mask) - 1]
 
     def value(
         self, present: int, drawn: int, top: int, streak: int, alpha: int, beta: int
@@ -575,11 +588,14 @@ class _StreakSearch:
         if not present:
             return 0, 0
         alpha = min(alpha, beta)
-        key = present | drawn << 28 | top << 33 | streak << 37
+        at_drawn, at_top, at_streak = self.shifts
+        key = present | drawn << at_drawn | top << at_top | streak << at_streak
         known = self.memo.get(key)
         if known is not None and (known[1] or known[0] <= alpha) and (known[3] or known[2] <= beta):
             return known[0], known[2]
-        best_possible = bound(present, streak)  # at least both: zero counts no more than points
+        best_possible = self.bound(
+            present, streak
+        )  # at least both: zero counts no more than points
         if best_possible <= alpha:
             return best_possible, best_possible
         points = zero = NO_WIN - 1
@@ -587,7 +603,7 @@ class _StreakSearch:
         for p in self.plays(present, top):
             moved = True
             after = present & ~(1 << p)
-            gain = streak + 1 + _bonus(after, p)
+            gain = streak + 1 + self.bonus(after, p)
             high = max(beta, zero)
             got, got_zero = self.value(
                 after, drawn, self.ranks[p], streak + 1, min(max(alpha, points), high) - gain, high
@@ -629,7 +645,7 @@ class _StreakSearch:
         while present:
             for p in self.plays(present, top):
                 after = present & ~(1 << p)
-                gained = score + streak + 1 + _bonus(after, p)
+                gained = score + streak + 1 + self.bonus(after, p)
                 if self.reaches(after, drawn, self.ranks[p], streak + 1, gained, target):
                     steps.append(p)
                     present, top, streak, score = after, self.ranks[p], streak + 1, gained
@@ -650,10 +666,11 @@ def _streak_searched(
     position: tuple[int, int, int, int],
     score: int,
     wins_only: bool,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[int | None, bytes | None, int]:
     """The best final score from ``score``, a line (None, None when only wins count and the
     position cannot be won) and how many positions were memoised."""
-    found = _StreakSearch(tableau, stock, rules, wins_only)
+    found = _StreakSearch(tableau, stock, rules, wins_only, layout)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000))
     try:
@@ -675,16 +692,17 @@ def best_streak(
     top: int,
     streak: int,
     score: int,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[int, bytes, int | None, bytes | None, int]:
     """The best final score from the current ``score`` (never below 0) under the traditional
     scoring over every ending and over the wins alone, each with a line that reaches it (None,
-    None when it cannot be won), and how many positions the search memoised."""
+    None when it cannot be won), and how many positions the search memoised; on ``layout``."""
     if score < 0:
         raise ValueError("the traditional score is never below 0")
     position = (present, drawn, top, streak)
-    best, steps, memoised = _streak_searched(tableau, stock, rules, position, score, False)
+    best, steps, memoised = _streak_searched(tableau, stock, rules, position, score, False, layout)
     assert best is not None and steps is not None  # every position ends somehow
-    win, win_steps, _ = _streak_searched(tableau, stock, rules, position, score, True)
+    win, win_steps, _ = _streak_searched(tableau, stock, rules, position, score, True, layout)
     return best, steps, win, win_steps, memoised
 
 
@@ -697,39 +715,67 @@ def _fits_rows(rules: Rules) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(fits(rules, rank, top) for rank in range(14)) for top in range(14))
 
 
-@lru_cache(maxsize=8192)
-def _free(present: int) -> tuple[int, ...]:
-    return tuple(
-        p for p in range(TABLEAU_SIZE) if present >> p & 1 and not present & COVERED_BY_MASK[p]
-    )
+class _Visible:
+    """What the strategy asks of a layout about the cards it sees, kept as they are asked for
+    (the same sets of cards come back in every play and every deal): made once per layout."""
+
+    def __init__(self, layout: Layout) -> None:
+        positions = range(layout.size)
+        covered_by_mask, covers = layout.covered_by_mask, layout.covers
+        self.all_mask = layout.all_mask
+        self.shifts = (layout.size, layout.size + 6)
+        """A position's key in a play's memo: present, then drawn (at most 52), then the top."""
+
+        @lru_cache(maxsize=8192)
+        def free(present: int) -> tuple[int, ...]:
+            return tuple(
+                p for p in positions if present >> p & 1 and not present & covered_by_mask[p]
+            )
+
+        @lru_cache(maxsize=32768)
+        def uncovers(present: int, pos: int) -> bool:
+            """Does removing ``pos`` turn a card face up (known from the layout alone)?"""
+            after = present & ~(1 << pos)
+            return any(after >> q & 1 and not after & covered_by_mask[q] for q in covers[pos])
+
+        self.free = free
+        self.uncovers = uncovers
 
 
-@lru_cache(maxsize=32768)
-def _uncovers(present: int, pos: int) -> bool:
-    """Does removing ``pos`` turn a card face up (known from the layout alone)?"""
-    after = present & ~(1 << pos)
-    return any(after >> q & 1 and not after & COVERED_BY_MASK[q] for q in COVERS[pos])
+@lru_cache(maxsize=16)
+def _visible(layout: Layout) -> _Visible:
+    return _Visible(layout)
 
 
 def _plays_won(
-    ranks: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+    ranks: bytes,
+    stock: bytes,
+    top: int,
+    rules: Rules,
+    plays: int,
+    rng: random.Random,
+    layout: Layout = THREE_PEAKS,
 ) -> int:
     """How many of ``plays`` plays the strategy wins, on raw integers (a Game is too slow for
     hundreds of plays). The strategy plays a fitting face-up card when there is one, preferring one
     whose removal turns a card face up, then one after which another face-up card fits (a run
     goes on); ties by the rng; else it draws. It never looks at a face-down card or the stock."""
+    if len(ranks) != layout.size:
+        raise ValueError(f"a tableau of {layout.id} has {layout.size} cards, not {len(ranks)}")
     fits = _fits_rows(rules)
+    seen = _visible(layout)
+    at_drawn, at_top = seen.shifts
     size = len(stock)
     start = top
     won = 0
     known: dict[int, tuple[int, ...]] = {}  # the best-valued plays of a position seen before
     for _ in range(plays):
-        present, drawn, top = ALL_MASK, 0, start
+        present, drawn, top = seen.all_mask, 0, start
         while present:
-            key = present | drawn << 28 | top << 34
+            key = present | drawn << at_drawn | top << at_top
             chosen = known.get(key)
             if chosen is None:
-                chosen = known[key] = _best_plays(present, ranks, fits, fits[top])
+                chosen = known[key] = _best_plays(present, ranks, fits, fits[top], seen)
             if not chosen:
                 if drawn == size:
                     break
@@ -745,10 +791,14 @@ def _plays_won(
 
 
 def _best_plays(
-    present: int, ranks: bytes, fits: tuple[tuple[bool, ...], ...], row: tuple[bool, ...]
+    present: int,
+    ranks: bytes,
+    fits: tuple[tuple[bool, ...], ...],
+    row: tuple[bool, ...],
+    seen: _Visible,
 ) -> tuple[int, ...]:
     """The fitting face-up cards the strategy likes best (see _plays_won); () when none fits."""
-    free = _free(present)
+    free = seen.free(present)
     fitting = [p for p in free if row[ranks[p]]]
     if len(fitting) < 2:
         return tuple(fitting)
@@ -756,7 +806,7 @@ def _best_plays(
     chosen: list[int] = []
     for p in fitting:
         after = fits[ranks[p]]
-        value = 2 * _uncovers(present, p) + any(q != p and after[ranks[q]] for q in free)
+        value = 2 * seen.uncovers(present, p) + any(q != p and after[ranks[q]] for q in free)
         if value > best:
             best, chosen = value, [p]
         elif value == best:
@@ -765,7 +815,14 @@ def _best_plays(
 
 
 def plays_won(
-    tableau: bytes, stock: bytes, top: int, rules: Rules, plays: int, rng: random.Random
+    tableau: bytes,
+    stock: bytes,
+    top: int,
+    rules: Rules,
+    plays: int,
+    rng: random.Random,
+    layout: Layout = THREE_PEAKS,
 ) -> int:
-    """How many of ``plays`` plays of the deal the visible-card strategy wins, ties by ``rng``."""
-    return _plays_won(tableau, stock, top, rules, plays, rng)
+    """How many of ``plays`` plays of the deal the visible-card strategy wins, ties by ``rng``;
+    on ``layout``, whose size the tableau's ranks are."""
+    return _plays_won(tableau, stock, top, rules, plays, rng, layout)

@@ -1,11 +1,13 @@
 """The exact best score of a game under the traditional scoring, and a line that reaches it.
 
-Under our scoring every win costs the same 28 removals, so the best win is the fewest draws
-(tripeaks/solver/search.py). Under the traditional scoring (docs/rules.md "Scoring and variants") it is
-not: the n-th card of a streak scores n and a draw costs 5, so a draw that lets a longer streak
-follow can be worth it. The search here therefore keeps the streak in its state: a position is the
-cards present (a 28-bit mask), the cards drawn, the rank on top and the streak. The peaks emptied so
-far follow from the cards present, and so does every bonus still to come.
+Under our scoring every win costs the same removals (a card of the layout each), so the best win
+is the fewest draws (tripeaks/solver/search.py). Under the traditional scoring (docs/rules.md
+"Scoring and variants") it is not: the n-th card of a streak scores n and a draw costs 5, so a draw
+that lets a longer streak follow can be worth it. The search here therefore keeps the streak in its
+state: a position is the cards present (a mask of the layout's positions: 28 bits on Three Peaks),
+the cards drawn, the rank on top and the streak. The groups emptied so far (Three Peaks' peaks)
+follow from the cards present, and so does every bonus still to come (15 for each group but the
+last emptied, 30 for the last: docs/rules.md "Layouts").
 
 The score never goes below 0 (a draw makes it max(score - 5, 0)), so what the rest of the game earns
 depends on the score it starts from. It does so simply: any fixed future turns a score x into
@@ -19,11 +21,12 @@ position depends on (present, drawn) alone. The compiled kernel (tripeaks/solver
 exactly those and walks each run of plays between two draws depth first; it finds the best over
 every ending and the best win in one pass. The portable kernel (tripeaks/solver/portable.py) is a
 depth-first search with a memo over every position and a sound upper bound to prune with (every
-card left in the current streak, every peak not yet emptied still paying its bonus): a position
+card left in the current streak, every group not yet emptied still paying its bonus): a position
 searched under a threshold it could not beat is remembered as "at most this", one that beat it as
 its exact value. Two different searches, so the tests hold each to the other and both to an
 exhaustive search through the engine (docs/solver.md "Traditional scoring: the best score").
 Which one runs is tripeaks/solver/kernel.py's choice; this module asks it and shapes the answer.
+Both take any layout as data (its covering masks and its groups): the game's, or the code's.
 """
 
 from __future__ import annotations
@@ -32,13 +35,13 @@ from dataclasses import dataclass
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, Action, Game
-from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.layout import MAX_SIZE
 from tripeaks.engine.variant import Scoring
 from tripeaks.solver import kernel as seam
 from tripeaks.solver.kernel import Kernel
-from tripeaks.solver.tables import DRAW_STEP, NO_WIN, bound
+from tripeaks.solver.tables import DRAW_STEP, NO_WIN, bound, bound_on
 
-_PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(TABLEAU_SIZE))
+_PLAYS: tuple[Action, ...] = tuple(Action.play(pos) for pos in range(MAX_SIZE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +86,9 @@ def _actions(steps: bytes) -> tuple[Action, ...]:
 
 def best_score(game_or_code: Game | GameCode | str, kernel: Kernel | None = None) -> StreakSolution:
     """The best score a traditional-scoring game can still end with, and a line to it (the start
-    of a deal from a code, or a game at any point: its score, streak and peaks so far count).
-    ``kernel``: the one the seam chose unless another is named (the tests hold the two to each
-    other)."""
+    of a deal from a code, or a game at any point: its score, streak and groups so far count), on
+    the game's layout. ``kernel``: the one the seam chose unless another is named (the tests hold
+    the two to each other)."""
     game = _traditional(game_or_code)
     if game.is_won or game.is_stuck:
         done = game.score
@@ -101,6 +104,7 @@ def best_score(game_or_code: Game | GameCode | str, kernel: Kernel | None = None
         game.top_rank,
         game.streak,
         game.score,
+        game.layout,
     )
     won = game.present.bit_count() == sum(1 for s in steps if s != DRAW_STEP)
     return StreakSolution(
@@ -114,4 +118,4 @@ def best_score(game_or_code: Game | GameCode | str, kernel: Kernel | None = None
     )
 
 
-__all__ = ["NO_WIN", "StreakSolution", "best_score", "bound"]
+__all__ = ["NO_WIN", "StreakSolution", "best_score", "bound", "bound_on"]

@@ -213,3 +213,20 @@ def bound(present: int, streak: int) -> int:
     every bonus not earned yet. No draw is charged. Sound, so the search may prune with it."""
     left = present.bit_count()
     return left * streak + left * (left + 1) // 2 + _ALL_BONUSES - _EARNED[peaks_empty(present)]
+
+
+@functools.cache
+def bound_on(layout: Layout) -> Callable[[int, int], int]:
+    """:func:`bound` on ``layout``: every card left in the current streak, and the bonus of every
+    group not emptied yet (15 each and 30 for the last, whatever the number of groups)."""
+    masks = layout.group_masks
+    bonuses = scoring.traditional_bonuses(len(masks))
+    earned = tuple(sum(bonuses[:k]) for k in range(len(masks) + 1))
+    total = earned[-1]
+
+    def bound(present: int, streak: int) -> int:
+        left = present.bit_count()
+        empty = sum(1 for mask in masks if not present & mask)
+        return left * streak + left * (left + 1) // 2 + total - earned[empty]
+
+    return bound
