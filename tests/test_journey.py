@@ -109,7 +109,8 @@ def _wins(level: Level) -> dict[int, tuple[Action, ...]]:
     """Wins of the level's deal by their draws, found by the solver: the best line up to a point,
     then one to four draws, then the best win from there. A deal's wins do not take every count of
     draws (a win's last draw must be a card the rest of the table can be played on)."""
-    line, found = level.best_line, {}
+    line = level.best_line
+    found: dict[int, tuple[Action, ...]] = {}
     for extra in range(1, 5):
         for cut in range(len(line)):
             game = Game.replay(level.code, line[:cut])
