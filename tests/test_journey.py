@@ -142,6 +142,14 @@ def test_stars_under_our_scoring_count_draws_above_the_fewest() -> None:
     assert one.next == {"kind": "draws_at_most", "n": fewest + margin}
     unfinished = stars.judge(level, level.best_line[:-1])
     assert (unfinished.stars, unfinished.won, unfinished.next) == (0, False, {"kind": "win"})
+    assert two.to_data() == {
+        "stars": 2,
+        "won": True,
+        "score": two.score,
+        "best_score": level.best_score,
+        "goal_met": None if level.goal is None else two.goal_met,
+        "next": {"kind": "draws_at_most", "n": fewest},
+    }
     # the margin is exact: the same win against a best one point higher is one draw further off
     assert (
         stars.judge(
