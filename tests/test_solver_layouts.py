@@ -19,7 +19,7 @@ from tripeaks.engine.game import DRAW, Action, Game
 from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.layouts import BY_WORD, LAYOUTS
 from tripeaks.engine.rules import Rules
-from tripeaks.solver import compiled, portable, search
+from tripeaks.solver import search
 from tripeaks.solver.search import Answers
 from tripeaks.solver.tables import free_mask, layout_tables, table_sets
 
@@ -178,12 +178,3 @@ def test_the_answers_of_another_layout_agree_with_the_engine() -> None:
         if step is not None:
             after = _replayed(game, (step,))
             assert _exhaustive(after, {})[0] is not None
-
-
-def test_the_compiled_kernel_refuses_another_layout() -> None:
-    game = Game.new(GameCode(Rules.EASY, "AAAAAAB", BY_WORD["VALLEY"]))
-    with pytest.raises(ValueError, match="portable"):
-        Answers(game.deal, game.rules, compiled, game.layout)
-    assert Answers(game.deal, game.rules, portable, game.layout).winnable(game) is (
-        search.is_winnable(game)
-    )
