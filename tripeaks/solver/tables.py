@@ -103,7 +103,7 @@ def table_sets(layout: Layout = THREE_PEAKS) -> TableSets:
     A card leaves only when every card over it is gone, so only 22,932 sets ever occur on Three
     Peaks (35,476 to 354,456 on the other layouts). For each: its mask, its free cards (lowest
     first) each with the number of the set its removal leaves, and the number of each mask. The
-    compiled extension numbers Three Peaks' the same way.
+    compiled extension numbers every layout's the same way.
     """
     if layout is not THREE_PEAKS:
         return _table_sets(layout_tables(layout).free_mask, layout.all_mask)
