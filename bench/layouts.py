@@ -4,8 +4,8 @@
         [--rules easy classic]
 
 The deals are the same ``--deals`` deal numbers (from ``random.Random(--seed)``) on every layout and
-rules, each decided from its start by tripeaks.solver.search.is_winnable: the compiled kernel on
-Three Peaks, the portable search on the others (the compiled one knows Three Peaks alone yet).
+rules, each decided from its start by tripeaks.solver.search.is_winnable: the kernel the seam
+chose (compiled when built) on every layout.
 Prints, per layout and rules, the winnable share with its 95% (Wilson) interval and the median,
 p99 and max time per decision, one process, with the load average. Figures only: nothing here
 asserts on time. A layout more than 98% winnable under Classic is marked trivial, one under 20%

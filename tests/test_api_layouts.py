@@ -91,6 +91,12 @@ def test_the_statistics_keep_each_layout_apart(client: TestClient) -> None:
     assert set(kinds) == {("diamonds", "easy"), ("valley", "classic")}
     assert (kinds["diamonds", "easy"]["played"], kinds["diamonds", "easy"]["won"]) == (1, 1)
     assert kinds["diamonds", "easy"]["best_score"] == solution.final_score
+    # judged as Three Peaks' standard games are: the solver's verdict on any layout
+    assert (
+        kinds["diamonds", "easy"]["winnable_played"],
+        kinds["diamonds", "easy"]["winnable_won"],
+    ) == (1, 1)
+    assert kinds["diamonds", "easy"]["best_share"] == 1.0
     assert (kinds["valley", "classic"]["played"], kinds["valley", "classic"]["won"]) == (1, 0)
     assert [v["layout"] for v in page["variants"]] == ["diamonds", "valley"]  # in LAYOUTS' order
 

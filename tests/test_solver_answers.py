@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from tripeaks import Game, GameCode, Rules
 from tripeaks.engine.codes import CODE_SPACE
 from tripeaks.engine.game import DRAW
-from tripeaks.engine.layout import COVERS, TABLEAU_SIZE
+from tripeaks.engine.layout import COVERS, TABLEAU_SIZE, THREE_PEAKS
+from tripeaks.engine.layouts import FOUR_PEAKS
 from tripeaks.solver import compiled, portable
 from tripeaks.solver.search import (
     DECIDE_CAP,
@@ -35,7 +36,7 @@ from tripeaks.solver.search import (
     solve,
     winnable_positions,
 )
-from tripeaks.solver.tables import LYING_UNDER_BYTES, fits_table, table_sets
+from tripeaks.solver.tables import compiled_layout, fits_table, table_sets
 
 DATA = Path(__file__).parent / "data" / "solver_reference.jsonl"
 ROWS: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text().splitlines() if line]
@@ -71,7 +72,7 @@ def test_the_compiled_backward_pass_makes_the_same_table_as_the_python_one(code:
         bytes(card.rank for card in game.deal.tableau),
         bytes(card.rank for card in game.deal.stock),
         fits_table(game.rules),
-        LYING_UNDER_BYTES,
+        compiled_layout(THREE_PEAKS),
     )
     plain_c = _search.prepare(*deal_args, True)
     assert plain_c == _search.prepare(*deal_args, False) == _search.prepare(*deal_args)
@@ -180,27 +181,30 @@ def test_the_answers_refuse_what_is_not_a_position_of_the_deal() -> None:
     from tripeaks.solver import _search
 
     game = Game.new(GameCode.parse("TP1-E-QWERTYU"))
+    layout = compiled_layout(THREE_PEAKS)
     prepared = _search.prepare(
         bytes(card.rank for card in game.deal.tableau),
         bytes(card.rank for card in game.deal.stock),
         fits_table(game.rules),
-        LYING_UNDER_BYTES,
+        layout,
     )
     top = game.discard_top.rank
-    assert _search.winnable_from(prepared, game.present, 0, top) == is_winnable(game)
+    assert _search.winnable_from(prepared, layout, game.present, 0, top) == is_winnable(game)
     # A peak card left on a table without the cards it lies on is no set that can occur.
     for present, drawn, rank in ((1 << 18, 0, top), (1 << 28, 0, top), (game.present, 24, top)):
         with pytest.raises(ValueError):
-            _search.winnable_from(prepared, present, drawn, rank)
+            _search.winnable_from(prepared, layout, present, drawn, rank)
     for rank in (-1, 14, 15):  # 0 is the wildcard top: an empty discard or a joker
         with pytest.raises(ValueError):
-            _search.hint_from(prepared, game.present, 0, rank)
+            _search.hint_from(prepared, layout, game.present, 0, rank)
     with pytest.raises(ValueError):
-        _search.winnable_from(prepared[:-1], game.present, 0, top)
+        _search.winnable_from(prepared[:-1], layout, game.present, 0, top)
+    with pytest.raises(ValueError):  # a prepared deal of Three Peaks asked about another layout
+        _search.winnable_from(prepared, compiled_layout(FOUR_PEAKS), game.present, 0, top)
     with pytest.raises(ValueError):
-        _search.prepare(bytes(27), bytes(23), fits_table(game.rules), LYING_UNDER_BYTES)
+        _search.prepare(bytes(27), bytes(23), fits_table(game.rules), layout)
     with pytest.raises(ValueError):
-        _search.prepare(bytes(28), bytes(23), fits_table(game.rules), LYING_UNDER_BYTES)
+        _search.prepare(bytes(28), bytes(23), fits_table(game.rules), layout)
 
 
 @pytest.mark.parametrize("rules", list(Rules))

@@ -8,7 +8,9 @@ import pytest
 
 from tripeaks.cli.main import main
 from tripeaks.cli.solve import survey_codes, survey_numbers_of, wilson_interval
+from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game
+from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.rules import Rules
 from tripeaks.solver.search import is_winnable, solve
 
@@ -110,3 +112,29 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
     assert wilson_interval(10, 10)[0] == pytest.approx(0.7225, abs=1e-4)
+
+
+@pytest.mark.parametrize("name", ["four_peaks", "FOURPEAKS", "Four_Peaks", "fourpeaks"])
+def test_survey_on_a_layout_decides_its_deals_on_that_table(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same numbers as on Three Peaks, each a code naming the layout (the id or its code word,
+    in any case)."""
+    layout = BY_ID["four_peaks"]
+    codes = [
+        GameCode(Rules.CLASSIC, code.letters, layout)
+        for code in survey_codes(8, Rules.CLASSIC, seed=11)
+    ]
+    won = sum(is_winnable(code) for code in codes)
+    args = ["survey", "--deals", "8", "--rules", "classic", "--seed", "11", "--workers", "1"]
+    assert main([*args, "--layout", name]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"classic on four_peaks: {won} of 8 deals winnable")
+
+
+def test_survey_refuses_an_unknown_layout_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["survey", "--deals", "8", "--layout", "five_peaks"])
+    assert exit_.value.code != 0
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "argument --layout" in error and "'five_peaks'" in error and "four_peaks" in error

@@ -1,9 +1,10 @@
-"""The portable search on every layout, held to the engine itself (issue 38).
+"""Both kernels' searches on every layout, held to the engine itself (issue 38).
 
 Near the end of a game (at most NEAR cards left) the engine can be searched exhaustively: every
 legal action through Game.apply, memoised by (cards present, cards drawn, rank on top). The
 solver's verdict, its fewest draws and the most cards a lost position lets go must equal that
-search's; every line it returns must replay through the engine to a win and to the score it
+search's, whichever kernel answers (the compiled one through tripeaks.solver.search, the portable
+one named); every line it returns must replay through the engine to a win and to the score it
 reports. Positions come from fixed seeds: a deal's own winning line followed to near its end,
 then random legal actions (so both won and lost positions are met).
 """
@@ -20,6 +21,7 @@ from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.layouts import BY_WORD, LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.solver import compiled, portable, search
+from tripeaks.solver.kernel import Kernel
 from tripeaks.solver.search import Answers
 from tripeaks.solver.tables import free_mask, layout_tables, table_sets
 
@@ -88,9 +90,7 @@ def _near_end_positions(layout: Layout, rules: Rules, seed: int, count: int) -> 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda rules: rules.name)
 @pytest.mark.parametrize("layout", LAYOUTS, ids=lambda layout: layout.id)
-def test_the_portable_search_agrees_with_the_engine_near_the_end(
-    layout: Layout, rules: Rules
-) -> None:
+def test_both_kernels_agree_with_the_engine_near_the_end(layout: Layout, rules: Rules) -> None:
     positions = _near_end_positions(
         layout, rules, seed=sum(map(ord, layout.id)) + rules.wraps, count=6
     )
@@ -99,16 +99,20 @@ def test_the_portable_search_agrees_with_the_engine_near_the_end(
         memo: dict[tuple[int, int, int], tuple[int | None, int]] = {}
         draws, left = _exhaustive(game, memo)
         assert search.is_winnable(game) is (draws is not None)
-        solution = search.solve(game)
-        assert solution.winnable is (draws is not None)
-        if draws is None:
-            assert solution.max_removed == layout.size - left
-            continue
-        assert solution.draws == draws
-        end = _replayed(game, solution.line)
-        assert end.is_won
-        assert end.score == solution.final_score
-        assert sum(action == DRAW for action in solution.line) == draws
+        for solution in (
+            search.solve(game),
+            Answers(game.deal, game.rules, compiled, layout).solve(game),
+            Answers(game.deal, game.rules, portable, layout).solve(game),
+        ):
+            assert solution.winnable is (draws is not None)
+            if draws is None:
+                assert solution.max_removed == layout.size - left
+                continue
+            assert solution.draws == draws
+            end = _replayed(game, solution.line)
+            assert end.is_won
+            assert end.score == solution.final_score
+            assert sum(action == DRAW for action in solution.line) == draws
 
 
 @pytest.mark.parametrize("layout", OTHERS, ids=lambda layout: layout.id)
@@ -166,11 +170,12 @@ def test_the_layout_tables_follow_the_layout(layout: Layout) -> None:
         assert len(masks) == 22_932
 
 
-def test_the_answers_of_another_layout_agree_with_the_engine() -> None:
-    """The backward pass (a hint, whether a position can be won) on Four Peaks, portable."""
+@pytest.mark.parametrize("kernel", [compiled, portable], ids=["compiled", "portable"])
+def test_the_answers_of_another_layout_agree_with_the_engine(kernel: Kernel) -> None:
+    """The backward pass (a hint, whether a position can be won) on Four Peaks."""
     layout = BY_WORD["FOURPEAKS"]
     for game in _near_end_positions(layout, Rules.CLASSIC, seed=4, count=3):
-        answers = Answers.of(game)
+        answers = Answers.of(game, kernel)
         winnable = _exhaustive(game, {})[0] is not None
         assert answers.winnable(game) is winnable
         step = answers.hint(game)
@@ -178,12 +183,3 @@ def test_the_answers_of_another_layout_agree_with_the_engine() -> None:
         if step is not None:
             after = _replayed(game, (step,))
             assert _exhaustive(after, {})[0] is not None
-
-
-def test_the_compiled_kernel_refuses_another_layout() -> None:
-    game = Game.new(GameCode(Rules.EASY, "AAAAAAB", BY_WORD["VALLEY"]))
-    with pytest.raises(ValueError, match="portable"):
-        Answers(game.deal, game.rules, compiled, game.layout)
-    assert Answers(game.deal, game.rules, portable, game.layout).winnable(game) is (
-        search.is_winnable(game)
-    )

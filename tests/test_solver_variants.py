@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from tripeaks import DRAW, Action, Game, GameCode, Rules
 from tripeaks.engine.codes import CODE_SPACE, NotOffered, deal
-from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.layout import TABLEAU_SIZE, THREE_PEAKS
 from tripeaks.engine.variant import Variant
 from tripeaks.solver import compiled, portable
 from tripeaks.solver import search as solver
@@ -139,7 +139,7 @@ def test_the_portable_kernel_agrees_with_the_reference(options: str, rules: Rule
 @pytest.mark.parametrize("options", ["D", "J", "DJ"])
 def test_the_python_backward_pass_is_the_compiled_one_byte_for_byte(options: str) -> None:
     from tripeaks.solver import _search
-    from tripeaks.solver.tables import LYING_UNDER_BYTES, fits_table
+    from tripeaks.solver.tables import compiled_layout, fits_table
 
     for rules in Rules:
         for code in fixed_codes(2, Variant(rules).with_options(options), 99):
@@ -149,8 +149,9 @@ def test_the_python_backward_pass_is_the_compiled_one_byte_for_byte(options: str
             python = portable.reach_table(ranks, stock, rules)
             assert Answers(cards, rules, compiled).table == python
             assert Answers(cards, rules, portable).table == python
-            plain_c = _search.prepare(ranks, stock, fits_table(rules), LYING_UNDER_BYTES, True)
-            assert plain_c[272:] == python
+            layout = compiled_layout(THREE_PEAKS)
+            plain_c = _search.prepare(ranks, stock, fits_table(rules), layout, True)
+            assert plain_c[compiled.Prepared.HEADER :] == python
 
 
 def play_randomly(game: Game, rng: random.Random, moves: int) -> Game:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from tripeaks.engine.layout import THREE_PEAKS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.store.policy import Kind as Kind  # a kind of game the statistics keep apart
@@ -66,9 +65,9 @@ HINT_KINDS = ("perfect", "fair")
 @lru_cache(maxsize=4096)
 def judge(code: GameCode) -> Verdict | None:
     """The solver's verdict on a standard deal from its start, with its grade (a few
-    milliseconds, compiled; kept for the deals seen lately); None for a game with options or on
-    another layout than Three Peaks (not judged)."""
-    if code.options or code.layout is not THREE_PEAKS:
+    milliseconds, compiled, on any layout; kept for the deals seen lately); None for a game with
+    options (not judged)."""
+    if code.options:
         return None
     from tripeaks.solver import explain
     from tripeaks.solver import search as solver

@@ -24,14 +24,25 @@ from tripeaks.engine.codes import (
     deal,
 )
 from tripeaks.engine.game import Action, ActionKind
-from tripeaks.engine.layout import TABLEAU_SIZE
+from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layouts import BY_ID, BY_WORD
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring
 from tripeaks.solver import streak
 from tripeaks.solver.search import LOST, solve, survey_numbers
 
-STOCK_SIZE = 52 - TABLEAU_SIZE - 1
 _RULES_BY_NAME = {"easy": Rules.EASY, "classic": Rules.CLASSIC}
+
+
+def _layout(text: str) -> Layout:
+    """A layout by its id (``four_peaks``) or its code word (``FOURPEAKS``), in any case."""
+    name = text.strip()
+    layout = BY_ID.get(name.lower()) or BY_WORD.get(name.upper())
+    if layout is None:
+        raise argparse.ArgumentTypeError(
+            f"the layouts are {', '.join(BY_ID)} (or their code words), not {text!r}"
+        )
+    return layout
 
 
 def line_labels(code: GameCode, line: tuple[Action, ...]) -> list[str]:
@@ -157,11 +168,11 @@ BATCH = 2_000
 """Deals a worker takes at once: one message each way per batch, no Python object per deal."""
 
 
-def _survey_batch(job: tuple[bytes, str, bool]) -> bytes:
+def _survey_batch(job: tuple[bytes, str, bool, str]) -> bytes:
     """A worker's batch: packed 64-bit deal numbers in, one result byte per deal out."""
-    packed, rules, fewest_draws = job
+    packed, rules, fewest_draws, layout = job
     numbers = array("Q", packed).tolist()
-    return survey_numbers(numbers, _RULES_BY_NAME[rules], fewest_draws)
+    return survey_numbers(numbers, _RULES_BY_NAME[rules], fewest_draws, BY_ID[layout])
 
 
 class _Progress:
@@ -196,14 +207,17 @@ class _Progress:
 def cmd_survey(args: argparse.Namespace) -> int:
     started = time.monotonic()
     numbers = array("Q", survey_numbers_of(args.deals, args.seed))
+    layout: Layout = args.layout
     jobs = [
-        (numbers[i : i + BATCH].tobytes(), args.rules, args.draws)
+        (numbers[i : i + BATCH].tobytes(), args.rules, args.draws, layout.id)
         for i in range(0, len(numbers), BATCH)
     ]
     workers = args.workers or os.cpu_count() or 1
-    progress = _Progress(len(numbers), f"survey {args.rules}")
+    # The rules, and the layout unless it is Three Peaks.
+    label = args.rules if layout is THREE_PEAKS else f"{args.rules} on {layout.id}"
+    progress = _Progress(len(numbers), f"survey {label}")
     winnable = done = 0
-    histogram = [0] * (STOCK_SIZE + 1)
+    histogram = [0] * (52 - layout.size)  # 0 to the whole stock drawn
     with multiprocessing.Pool(workers) as pool:
         for results in pool.imap_unordered(_survey_batch, jobs):
             done += len(results)
@@ -220,7 +234,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
     low, high = wilson_interval(winnable, total)
     share = winnable / total if total else 0.0
     print(
-        f"{args.rules}: {winnable} of {total} deals winnable = {share:.1%} "
+        f"{label}: {winnable} of {total} deals winnable = {share:.1%} "
         f"(95% Wilson interval {low:.1%} to {high:.1%}); {seconds:.1f} s on {workers} workers"
     )
     if args.draws:
@@ -258,6 +272,13 @@ def add_commands(commands: Any) -> None:
     survey_cmd.add_argument("--rules", choices=sorted(_RULES_BY_NAME), default="easy")
     survey_cmd.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     survey_cmd.add_argument("--seed", type=int, default=None, help="make the codes reproducible")
+    survey_cmd.add_argument(
+        "--layout",
+        type=_layout,
+        default=THREE_PEAKS,
+        help="the table: a layout's id or code word, such as four_peaks or FOURPEAKS "
+        "(default: three_peaks)",
+    )
     survey_cmd.add_argument(
         "--draws",
         action="store_true",

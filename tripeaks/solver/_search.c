@@ -1,36 +1,42 @@
-/* The solver's search, compiled: the same depth-first search as tripeaks/solver.py's _Search.
+/* The solver's search, compiled: the same depth-first search as tripeaks/solver/portable.py's.
  *
  * It knows no rule and no layout of its own. Python hands it the deal's ranks, which rank fits
- * on which (from tripeaks.rules), and masks made once from tripeaks.layout: what the cards lie on,
- * what lies under each card, which cards can never be the one it goes on; and whether ranks wrap
+ * on which (from tripeaks.rules), and a layout as data made once from tripeaks.engine.layout
+ * (tripeaks/solver/tables.py compiled_layout): how many cards it has, what the cards lie on, what
+ * lies under each card, which cards can never be the one it goes on; and whether ranks wrap
  * round. This file only walks positions. It makes the same moves in the same order as the Python
  * search, so both return the same line and count the same nodes (the tests check that).
  *
- * Tables of positions are keyed by present (28 bits) | top << 28 and keep a count of draws.
+ * Any layout of at most MAX_TABLEAU (35) cards: a set of cards is a 64-bit mask of positions.
+ * Tables of positions are keyed by present (size bits) | top << size and keep a count of draws.
  * A top of 0 (WILD) is an empty discard or a joker, on which any card goes; a stock card of rank 0
  * is the joker (docs/solver.md "The variants": which bounds count it and how).
  *
  * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
- * (the capped search in two move orders, then the backward pass over the 22,932 table sets), the
- * backward pass itself (prepare) and the best win by backward passes over a shortened stock.
+ * (the capped search in two move orders, then the backward pass over the layout's table sets:
+ * 22,932 on Three Peaks), the backward pass itself (prepare) and the best win by backward passes
+ * over a shortened stock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TABLEAU 28
+/* The largest layout: its positions and a top (4 bits) make a key of at most KEY_BITS (40). */
+#define MAX_TABLEAU 35
+#define CHUNKS 5 /* 7 positions a chunk: ceil(MAX_TABLEAU / 7) */
 #define RANKS 14
-#define MAX_STOCK 32
+#define MAX_STOCK 52 /* a layout of 1 card with an empty discard and a joker */
 #define MAX_PATH 64
 #define DRAW_STEP 255
 #define NEVER 99 /* a count of draws past any stock */
 /* The wildcard: the top of an empty discard or of a joker, and the joker's rank in the stock.
  * fits[WILD][r] is 1 for every rank (anything goes on it); no card goes on as a joker. */
 #define WILD 0
-#define ANY_TOP (15u << 28) /* the lost table's "these cards with any top" (a top is 0-13) */
+#define ANY_TOP 15 /* the lost table's "these cards with any top" (a top is 0-13), shifted by size */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
@@ -83,13 +89,15 @@ static void deal_deck(uint64_t n, uint8_t deck[52]) {
     deal_deck_from(n, deck, &after);
 }
 
-/* ---- a map from 32-bit keys to a count of draws, open addressing ----
- * Key, value and the table's generation share one 64-bit entry (key low, value in the next 8
- * bits, the generation above), so a look costs one cache line, and emptying the table for the
- * next search is one increment: an entry of another generation is an empty slot. */
+/* ---- a map from 40-bit keys to a count of draws, open addressing ----
+ * Key, value and the table's generation share one 64-bit entry (the key in the low 40 bits, the
+ * value in the next 8, the generation above), so a look costs one cache line, and emptying the
+ * table for the next search is one increment: an entry of another generation is an empty slot. */
 
-#define GEN_SHIFT 40
-#define GEN_LIMIT (1u << 24)
+#define KEY_BITS 40
+#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+#define GEN_SHIFT 48
+#define GEN_LIMIT (1u << 16)
 #define SMALL_TABLE (1 << 11) /* 16 KB: a capped decide's few hundred positions, at most half full */
 
 typedef struct {
@@ -115,7 +123,7 @@ static void table_free(Table *t) {
     t->entries = NULL;
 }
 
-/* Empty the table for another search: a new generation (a real clearing once in 2^24). A table
+/* Empty the table for another search: a new generation (a real clearing once in 2^16). A table
  * that grew goes back to the small size: a decide after a long search would otherwise look its
  * few hundred positions up all over a large table, most of it long out of the cache. */
 static int table_reset(Table *t) {
@@ -133,25 +141,25 @@ static int table_reset(Table *t) {
 
 static inline int live(const Table *t, uint64_t entry) { return entry >> GEN_SHIFT == t->gen; }
 
-static inline size_t slot_of(uint32_t key, size_t mask) {
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 29) & mask;
+static inline size_t slot_of(uint64_t key, size_t mask) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 29) & mask;
 }
 
 /* Index of key's slot, or of the empty slot where it would go. */
-static inline size_t table_find(const Table *t, uint32_t key) {
+static inline size_t table_find(const Table *t, uint64_t key) {
     size_t i = slot_of(key, t->mask);
-    while (live(t, t->entries[i]) && (uint32_t)t->entries[i] != key) i = (i + 1) & t->mask;
+    while (live(t, t->entries[i]) && (t->entries[i] & KEY_MASK) != key) i = (i + 1) & t->mask;
     return i;
 }
 
-static inline void table_prefetch(const Table *t, uint32_t key) {
+static inline void table_prefetch(const Table *t, uint64_t key) {
     PREFETCH(&t->entries[slot_of(key, t->mask)]);
 }
 
-static inline int value_of(uint64_t entry) { return (int)(entry >> 32 & 0xFF); }
+static inline int value_of(uint64_t entry) { return (int)(entry >> KEY_BITS & 0xFF); }
 
 /* The value kept for key, NEVER when there is none. */
-static inline int table_get(const Table *t, uint32_t key) {
+static inline int table_get(const Table *t, uint64_t key) {
     uint64_t entry = t->entries[table_find(t, key)];
     return live(t, entry) ? value_of(entry) : NEVER;
 }
@@ -166,7 +174,7 @@ static void table_grow(Table *t) {
     uint64_t gen = t->gen;
     for (size_t i = 0; i <= t->mask; i++) {
         if (!live(t, t->entries[i])) continue;
-        size_t j = slot_of((uint32_t)t->entries[i], capacity - 1);
+        size_t j = slot_of(t->entries[i] & KEY_MASK, capacity - 1);
         while (entries[j] >> GEN_SHIFT == gen) j = (j + 1) & (capacity - 1);
         entries[j] = t->entries[i];
     }
@@ -176,9 +184,9 @@ static void table_grow(Table *t) {
 }
 
 /* Keep value for key unless a smaller one is kept already. */
-static void table_lower(Table *t, uint32_t key, int value) {
+static void table_lower(Table *t, uint64_t key, int value) {
     size_t i = table_find(t, key);
-    uint64_t entry = t->gen << GEN_SHIFT | (uint64_t)value << 32 | key;
+    uint64_t entry = t->gen << GEN_SHIFT | (uint64_t)value << KEY_BITS | key;
     if (live(t, t->entries[i])) {
         if (value_of(t->entries[i]) > value) t->entries[i] = entry;
         return;
@@ -192,21 +200,49 @@ static void table_lower(Table *t, uint32_t key, int value) {
     t->used++;
 }
 
+/* ---- a layout, as Python hands it over (tripeaks/solver/tables.py compiled_layout) ----
+ * Its size, then for each 7 positions and each set of them the cards those lie on (free cards in
+ * five looks), what lies under each card and which cards can never be the discard card it goes
+ * on, all as little-endian 64-bit masks; and its table sets, numbered when first needed (see
+ * "every position of a deal at once" below). Kept by the bytes object handed over, a few at once. */
+
+typedef struct {
+    int size;
+    uint64_t full; /* every position */
+    uint64_t lying_under[CHUNKS][128];
+    uint64_t under[MAX_TABLEAU];
+    uint64_t no_bridge[MAX_TABLEAU];
+    PyObject *data;         /* the bytes it was read from, kept alive: its identity */
+    unsigned long id;       /* unique among every layout ever read (a Search's copy names it) */
+    int users;              /* calls using it now, without the GIL: never dropped meanwhile */
+    unsigned long used_at;  /* for dropping the least recently used one */
+    /* The table sets (set_count 0 until numbered): */
+    int set_count;
+    uint64_t *set_key;      /* card count << 56 | mask, ascending: the numbering */
+    int32_t *removal_start; /* set_count + 1 */
+    uint8_t *removal_pos;   /* free cards of each set, lowest position first */
+    uint16_t *next16;       /* the set their removal leads to, with at most 65,536 sets */
+    uint32_t *next32;       /* ... with more (one of the two is NULL) */
+} Layout;
+
+#define SET_MASK ((1ULL << 56) - 1)
+
 /* ---- the deal, prepared ---- */
 
 typedef struct {
-    uint8_t ranks[TABLEAU];
+    uint8_t ranks[MAX_TABLEAU];
     uint8_t stock[MAX_STOCK];
     int stock_size;
+    int size;                   /* the layout's cards: a key is present | top << size */
+    uint64_t any_top;           /* ANY_TOP << size */
     uint8_t fits[RANKS][RANKS]; /* fits[on][rank]: a card of rank goes on a discard of rank on */
-    uint32_t lying_under[4][128]; /* [k][b]: the cards that the cards of bits 7k.. set in b lie on */
-    uint32_t under[TABLEAU];
-    uint32_t no_bridge[TABLEAU]; /* solver.NO_BRIDGE_MASK: never the discard card right before p */
-    uint32_t rank_mask[RANKS];
-    uint32_t fit_mask[RANKS];
+    uint64_t rank_mask[RANKS];
+    uint64_t fit_mask[RANKS];
+    uint64_t under[MAX_TABLEAU];
+    uint64_t no_bridge[MAX_TABLEAU]; /* NO_BRIDGE_MASK: never the discard card right before p */
     uint8_t stock_fits[RANKS][MAX_STOCK + 1];
     uint8_t stock_ranks[RANKS][MAX_STOCK + 1]; /* how many of the first d stock cards have rank r */
-    int stock_left[MAX_STOCK + 1][RANKS]; /* [d][r]: stock cards of rank r from d to the limit */
+    int8_t stock_left[MAX_STOCK + 1][RANKS]; /* [d][r]: stock cards of rank r from d to the limit */
     uint8_t neighbours[RANKS][RANKS];
     int neighbour_count[RANKS];
     int wraps;
@@ -221,21 +257,25 @@ typedef struct {
     long long cap; /* stop after this many positions (decide), LLONG_MAX otherwise */
     int order;     /* 0: plays lowest position first (as the Python search); else decide's order */
     int stock_left_for; /* 1 + the limit stock_left was filled for, 0 when not filled for this deal */
-    unsigned layout_stamp; /* layout_stamp when the layout's masks were copied in, 0 never */
+    unsigned long layout_id; /* the id of the layout whose masks were copied in, 0 none */
+    /* The layout's, copied in: [k][b] the cards that the cards of bits 7k.. set in b lie on.
+     * Last: a layout of n cards looks at the first (n + 6) / 7 chunks only (and row 0 of the
+     * rest). */
+    uint64_t lying_under[CHUNKS][128];
 } Search;
 
 #define DECIDE_TRY 200 /* positions of each of decide's two short tries */
 
 /* Without -mpopcnt, __builtin_popcount calls a slow library routine: count in the register. */
-static inline int bit_count(uint32_t x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+static inline int bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL) * 0x0101010101010101ULL) >> 56);
 }
 #if defined(__GNUC__) || defined(__clang__)
-static inline int lowest(uint32_t x) { return __builtin_ctz(x); }
+static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
 #else /* any other C99 compiler: the same answers, a little slower */
-static inline int lowest(uint32_t x) {
+static inline int lowest(uint64_t x) {
     int n = 0;
     while (!(x & 1u)) {
         x >>= 1;
@@ -245,35 +285,41 @@ static inline int lowest(uint32_t x) {
 }
 #endif
 
-/* The cards present that no present card lies on, from four looks at 7 cards at a time. */
-static inline uint32_t free_mask(const Search *s, uint32_t present) {
-    return present & ~(s->lying_under[0][present & 127] | s->lying_under[1][present >> 7 & 127] |
-                       s->lying_under[2][present >> 14 & 127] | s->lying_under[3][present >> 21]);
+/* The cards present that no present card lies on, from five looks at 7 cards at a time (the
+ * last one is row 0, nothing, on a layout of 28 cards or fewer). */
+static inline uint64_t free_with(const uint64_t lying_under[CHUNKS][128], uint64_t present) {
+    return present & ~(lying_under[0][present & 127] | lying_under[1][present >> 7 & 127] |
+                       lying_under[2][present >> 14 & 127] | lying_under[3][present >> 21 & 127] |
+                       lying_under[4][present >> 28 & 127]);
+}
+
+static inline uint64_t free_mask(const Search *s, uint64_t present) {
+    return free_with(s->lying_under, present);
 }
 
 /* Python's _Search.needs: -1 when some rank of `ranks` can no longer all be played, else the
  * cards one of which must be played now on `top` (0 when nothing is forced). s->counts must be
  * the counts of `present` by rank: the cards of a rank and those fitting on it are counted from
  * them (no population counts). */
-static int64_t needs(const Search *s, uint32_t present, int drawn, int top, int limit,
+static int64_t needs(const Search *s, uint64_t present, int drawn, int top, int limit,
                      const uint8_t *ranks, int count) {
-    uint32_t must = 0;
+    uint64_t must = 0;
     int have_free = 0;
-    uint32_t free_cards = 0;
+    uint64_t free_cards = 0;
     for (int k = 0; k < count; k++) {
         int r = ranks[k];
         if (!s->counts[r]) continue;
-        uint32_t cards = present & s->rank_mask[r];
+        uint64_t cards = present & s->rank_mask[r];
         int from_stock = s->stock_fits[r][limit] - s->stock_fits[r][drawn];
-        uint32_t sources = present & s->fit_mask[r];
+        uint64_t sources = present & s->fit_mask[r];
         int spare = from_stock - s->counts[r];
         for (int j = 0; j < s->neighbour_count[r]; j++) spare += s->counts[s->neighbours[r][j]];
         if (spare < -1) return -1;
-        uint32_t lonely = 0;
+        uint64_t lonely = 0;
         if (!from_stock) {
-            uint32_t rest = cards;
+            uint64_t rest = cards;
             while (rest) {
-                uint32_t low = rest & -rest;
+                uint64_t low = rest & -rest;
                 rest ^= low;
                 if (!(sources & ~s->no_bridge[lowest(low)])) lonely |= low;
             }
@@ -355,7 +401,7 @@ static int fed_from_gap(const int *counts, const int *supply, int gap, int wild)
  * use for what it takes first). */
 static int predecessors_suffice(const Search *s, const int *counts, int drawn, int top,
                                 int8_t *spare) {
-    const int *stock = s->stock_left[drawn];
+    const int8_t *stock = s->stock_left[drawn];
     int supply[RANKS + 1];
     int fed = 1, wild = stock[WILD] + (top == WILD);
     /* Along the line: rank r takes from r - 1 (whose other neighbour, r - 2, came before) first,
@@ -398,16 +444,16 @@ static int predecessors_suffice(const Search *s, const int *counts, int drawn, i
 }
 
 /* Python's _Search._dfs; the path of moves is kept in s->path[0..depth).
- * s->lost[present | top << 28] is the fewest draws at which that position was lost (ANY_TOP:
+ * s->lost[present | top << size] is the fewest draws at which that position was lost (ANY_TOP:
  * with any top; a top of 0 is the wildcard). Lost with d cards drawn means lost with any more drawn: whatever the later position
  * can do, the earlier one can too, drawing through the extra stock cards when the later one draws. */
-static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint32_t must,
+static int dfs(Search *s, uint64_t present, int drawn, int top, int limit, uint64_t must,
                int gone) {
     s->nodes++;
     if (!present) return 1;
     if (s->nodes > s->cap) return 0; /* given up: what it would record is thrown away */
     if (s->lost.failed) return 0;
-    uint32_t key = present | (uint32_t)top << 28; /* fetched ahead by the caller */
+    uint64_t key = present | (uint64_t)top << s->size; /* fetched ahead by the caller */
     if (table_get(&s->lost, key) <= drawn) return 0;
     /* Every card left needs its own discard card. The move here took one discard card of rank
      * `gone` (the old top) and one card needing one; when the parent's assignment left a card of
@@ -419,26 +465,26 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
     } else if (!predecessors_suffice(s, s->counts, drawn, top, spare)) {
         return 0;
     }
-    uint32_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
+    uint64_t moves = must ? must : free_mask(s, present) & s->fit_mask[top];
     /* Every child's entry in the lost table, and the draw's, asked for at once: the looks are
      * the search's chain of cache misses, and one child's look then overlaps the others'. */
-    for (uint32_t rest = moves; rest; rest &= rest - 1) {
+    for (uint64_t rest = moves; rest; rest &= rest - 1) {
         int pos = lowest(rest);
-        table_prefetch(&s->lost, (present & ~(1u << pos)) | (uint32_t)s->ranks[pos] << 28);
+        table_prefetch(&s->lost, (present & ~(1ULL << pos)) | (uint64_t)s->ranks[pos] << s->size);
     }
-    if (drawn < limit) table_prefetch(&s->lost, present | ANY_TOP);
+    if (drawn < limit) table_prefetch(&s->lost, present | s->any_top);
     int dead_end = 0;
     /* The plays in the order tried: lowest position first, as in the Python search, or (decide's
      * order) those that free the most cards first, then those after which another play follows
      * on the card just played, then the highest position. */
-    int list[TABLEAU], n = 0, at = 0;
+    int list[MAX_TABLEAU], n = 0, at = 0;
     if (s->order && (moves & (moves - 1))) {
-        int keys[TABLEAU];
-        uint32_t free_now = free_mask(s, present);
-        for (uint32_t rest = moves; rest; rest &= rest - 1) {
+        int keys[MAX_TABLEAU];
+        uint64_t free_now = free_mask(s, present);
+        for (uint64_t rest = moves; rest; rest &= rest - 1) {
             int pos = lowest(rest), rank = s->ranks[pos];
-            uint32_t free_after = free_mask(s, present & ~(1u << pos));
-            uint32_t freed = free_after & ~free_now; /* at most the two cards it lay over */
+            uint64_t free_after = free_mask(s, present & ~(1ULL << pos));
+            uint64_t freed = free_after & ~free_now; /* at most the two cards it lay over */
             int key = ((freed != 0) + ((freed & (freed - 1)) != 0)) * 256 +
                       ((free_after & s->fit_mask[rank]) != 0) * 64 + pos;
             int k = n++;
@@ -450,12 +496,12 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
             list[k] = pos;
         }
     } else {
-        for (uint32_t rest = moves; rest; rest &= rest - 1) list[n++] = lowest(rest);
+        for (uint64_t rest = moves; rest; rest &= rest - 1) list[n++] = lowest(rest);
     }
     while (at < n) {
         int pos = list[at++];
         int rank = s->ranks[pos];
-        uint32_t after = present & ~(1u << pos);
+        uint64_t after = present & ~(1ULL << pos);
         if (!(after & s->fit_mask[rank])) dead_end = 1;
         s->counts[rank]--;
         int64_t next =
@@ -465,45 +511,45 @@ static int dfs(Search *s, uint32_t present, int drawn, int top, int limit, uint3
             continue;
         }
         s->path[s->depth++] = (uint8_t)pos;
-        int won = dfs(s, after, drawn, rank, limit, (uint32_t)next, top);
+        int won = dfs(s, after, drawn, rank, limit, (uint64_t)next, top);
         s->counts[rank]++;
         if (won) return 1;
         s->depth--;
     }
-    if (!must && !dead_end && drawn < limit && table_get(&s->lost, present | ANY_TOP) > drawn) {
+    if (!must && !dead_end && drawn < limit && table_get(&s->lost, present | s->any_top) > drawn) {
         int rank = s->stock[drawn];
-        table_prefetch(&s->lost, present | (uint32_t)rank << 28);
+        table_prefetch(&s->lost, present | (uint64_t)rank << s->size);
         int64_t next = needs(s, present, drawn + 1, rank, limit, s->neighbours[rank],
                              s->neighbour_count[rank]);
         if (next >= 0) {
             s->path[s->depth++] = DRAW_STEP;
-            if (dfs(s, present, drawn + 1, rank, limit, (uint32_t)next, top)) return 1;
+            if (dfs(s, present, drawn + 1, rank, limit, (uint64_t)next, top)) return 1;
             s->depth--;
         }
     }
     if (s->nodes > s->cap) return 0; /* not explored to the end: nothing proved lost */
     table_lower(&s->lost, key, drawn);
     /* Drawing from here reaches what drawing from any later count of draws with these cards does. */
-    table_lower(&s->lost, present | ANY_TOP, drawn);
+    table_lower(&s->lost, present | s->any_top, drawn);
     return 0;
 }
 
 static const uint8_t ALL_RANKS[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
 /* Python's _Search.run: 1 and the path in s->path when won within `limit` draws in all. */
-static int run(Search *s, uint32_t present, int drawn, int top, int limit) {
+static int run(Search *s, uint64_t present, int drawn, int top, int limit) {
     s->depth = 0;
     if (s->stock_left_for != limit + 1) { /* decide's tries share one limit: filled once */
         for (int d = 0; d <= s->stock_size; d++)
             for (int r = 0; r < RANKS; r++)
                 s->stock_left[d][r] =
-                    d > limit ? 0 : s->stock_ranks[r][limit] - s->stock_ranks[r][d];
+                    (int8_t)(d > limit ? 0 : s->stock_ranks[r][limit] - s->stock_ranks[r][d]);
         s->stock_left_for = limit + 1;
     }
     for (int r = 0; r < RANKS; r++) s->counts[r] = bit_count(present & s->rank_mask[r]);
     int64_t must = needs(s, present, drawn, top, limit, ALL_RANKS, 13);
     if (must < 0) return 0;
-    return dfs(s, present, drawn, top, limit, (uint32_t)must, 0);
+    return dfs(s, present, drawn, top, limit, (uint64_t)must, 0);
 }
 
 /* ---- the most cards a lost position still lets a player remove ---- */
@@ -515,8 +561,8 @@ typedef struct {
     int best;
 } Removal;
 
-static uint32_t never_removed(const Search *s, uint32_t present, int drawn, int top) {
-    uint32_t free_cards = free_mask(s, present), stuck = 0, rest = present;
+static uint64_t never_removed(const Search *s, uint64_t present, int drawn, int top) {
+    uint64_t free_cards = free_mask(s, present), stuck = 0, rest = present;
     while (rest) {
         int pos = lowest(rest);
         rest &= rest - 1;
@@ -524,25 +570,25 @@ static uint32_t never_removed(const Search *s, uint32_t present, int drawn, int 
         if (s->stock_fits[rank][s->stock_size] - s->stock_fits[rank][drawn] > 0 ||
             ((free_cards >> pos & 1) && s->fits[top][rank]))
             continue;
-        if (!(present & s->fit_mask[rank] & ~s->no_bridge[pos])) stuck |= 1u << pos | s->under[pos];
+        if (!(present & s->fit_mask[rank] & ~s->no_bridge[pos])) stuck |= 1ULL << pos | s->under[pos];
     }
     return stuck & present;
 }
 
-static void visit(Removal *m, uint32_t present, int drawn, int top) {
+static void visit(Removal *m, uint64_t present, int drawn, int top) {
     Search *s = m->s;
     /* As in the search: explored to the end with fewer cards drawn, it reached at least as much.
      * Only a finished position counts: one still being explored may be counting on this one. */
-    uint32_t key = present | (uint32_t)top << 28;
+    uint64_t key = present | (uint64_t)top << s->size;
     if (m->seen.failed || m->best <= m->floor || table_get(&m->seen, key) <= drawn) return;
     int left = bit_count(present);
     if (left < m->best) m->best = left;
     int dead_end = 0;
-    uint32_t moves = free_mask(s, present) & s->fit_mask[top];
+    uint64_t moves = free_mask(s, present) & s->fit_mask[top];
     while (moves) {
         int pos = lowest(moves);
         moves &= moves - 1;
-        uint32_t after = present & ~(1u << pos);
+        uint64_t after = present & ~(1ULL << pos);
         int rank = s->ranks[pos];
         if (!(after & s->fit_mask[rank])) dead_end = 1;
         visit(m, after, drawn, rank);
@@ -551,23 +597,277 @@ static void visit(Removal *m, uint32_t present, int drawn, int top) {
     table_lower(&m->seen, key, drawn);
 }
 
-/* ---- Python entry point ---- */
+/* ---- the layouts handed over, kept ---- */
 
-static int read_masks(PyObject *bytes, uint32_t *out, Py_ssize_t count, const char *what) {
-    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != 4 * count) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd little-endian 32-bit masks expected", what, count);
-        return 0;
+#define LAYOUT_HEADER 8     /* "TPL1", the size, three zero bytes */
+#define LAYOUT_SLOTS 16     /* layouts kept at once: the least recently used one unused goes */
+#define MAX_SETS (1 << 22)  /* table sets a layout may have (Theatre, the most so far: 354,456) */
+
+static Layout *layouts[LAYOUT_SLOTS];
+static unsigned long layouts_read, layout_clock;
+
+static uint64_t read_word(const unsigned char *b) {
+    uint64_t x = 0;
+    for (int k = 7; k >= 0; k--) x = x << 8 | b[k];
+    return x;
+}
+
+static Py_ssize_t layout_length(int size) {
+    return LAYOUT_HEADER + 8 * (CHUNKS * 128 + 2 * (Py_ssize_t)size);
+}
+
+static void free_sets(Layout *L) {
+    free(L->set_key);
+    free(L->removal_start);
+    free(L->removal_pos);
+    free(L->next16);
+    free(L->next32);
+    L->set_key = NULL;
+    L->removal_start = NULL;
+    L->removal_pos = NULL;
+    L->next16 = NULL;
+    L->next32 = NULL;
+    L->set_count = 0;
+}
+
+static void free_layout(Layout *L) {
+    free_sets(L);
+    Py_XDECREF(L->data);
+    free(L);
+}
+
+/* A layout read from its bytes, NULL with an error set. */
+static Layout *read_layout(PyObject *data) {
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(data);
+    Py_ssize_t length = PyBytes_GET_SIZE(data);
+    if (length < LAYOUT_HEADER || memcmp(b, "TPL1", 4) != 0) {
+        PyErr_SetString(PyExc_ValueError, "layout: not a layout from tables.compiled_layout");
+        return NULL;
     }
-    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(bytes);
-    for (Py_ssize_t i = 0; i < count; i++)
-        out[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
-                 (uint32_t)b[4 * i + 3] << 24;
+    int size = b[4];
+    if (size < 1 || size > MAX_TABLEAU) {
+        PyErr_Format(PyExc_ValueError,
+                     "layout: the compiled search takes layouts of 1 to %d cards, not %d",
+                     MAX_TABLEAU, size);
+        return NULL;
+    }
+    if (length != layout_length(size)) {
+        PyErr_Format(PyExc_ValueError, "layout: %zd bytes expected for %d cards",
+                     layout_length(size), size);
+        return NULL;
+    }
+    Layout *L = calloc(1, sizeof(Layout));
+    if (L == NULL) return (Layout *)PyErr_NoMemory();
+    L->size = size;
+    L->full = (1ULL << size) - 1;
+    const unsigned char *at = b + LAYOUT_HEADER;
+    uint64_t stray = 0;
+    for (int k = 0; k < CHUNKS; k++)
+        for (int i = 0; i < 128; i++, at += 8) stray |= (L->lying_under[k][i] = read_word(at));
+    for (int p = 0; p < size; p++, at += 8) stray |= (L->under[p] = read_word(at));
+    for (int p = 0; p < size; p++, at += 8) stray |= (L->no_bridge[p] = read_word(at));
+    if (stray & ~L->full) {
+        free(L);
+        PyErr_SetString(PyExc_ValueError, "layout: a mask names a position past its cards");
+        return NULL;
+    }
+    Py_INCREF(data);
+    L->data = data;
+    L->id = ++layouts_read;
+    return L;
+}
+
+/* The layout of `data`, in use until release_layout (which must follow, with the GIL held); NULL
+ * with an error set. The same bytes object is found at once, equal bytes by a comparison. */
+static Layout *take_layout(PyObject *data) {
+    if (!PyBytes_Check(data)) {
+        PyErr_SetString(PyExc_TypeError, "layout: bytes expected");
+        return NULL;
+    }
+    Layout *found = NULL;
+    for (int k = 0; k < LAYOUT_SLOTS && found == NULL; k++)
+        if (layouts[k] != NULL && layouts[k]->data == data) found = layouts[k];
+    for (int k = 0; k < LAYOUT_SLOTS && found == NULL; k++)
+        if (layouts[k] != NULL && PyBytes_GET_SIZE(layouts[k]->data) == PyBytes_GET_SIZE(data) &&
+            memcmp(PyBytes_AS_STRING(layouts[k]->data), PyBytes_AS_STRING(data),
+                   (size_t)PyBytes_GET_SIZE(data)) == 0)
+            found = layouts[k];
+    if (found == NULL) {
+        int slot = -1;
+        for (int k = 0; k < LAYOUT_SLOTS; k++) {
+            if (layouts[k] == NULL) {
+                slot = k;
+                break;
+            }
+            if (!layouts[k]->users && (slot < 0 || layouts[k]->used_at < layouts[slot]->used_at))
+                slot = k;
+        }
+        if (slot < 0) {
+            PyErr_SetString(PyExc_ValueError, "layout: too many layouts searched at once");
+            return NULL;
+        }
+        found = read_layout(data);
+        if (found == NULL) return NULL;
+        if (layouts[slot] != NULL) free_layout(layouts[slot]);
+        layouts[slot] = found;
+    }
+    found->users++;
+    found->used_at = ++layout_clock;
+    return found;
+}
+
+static void release_layout(Layout *L) { L->users--; }
+
+static inline uint64_t key_of(uint64_t mask) { return (uint64_t)bit_count(mask) << 56 | mask; }
+
+/* The first set whose key is at least `key` (set_count when none): the keys are sorted. */
+static int first_key_at_least(const Layout *L, uint64_t key) {
+    int lo = 0, hi = L->set_count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (L->set_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The number of a table set, -1 when mask is not one. */
+static int set_index(const Layout *L, uint64_t mask) {
+    if (mask & ~L->full) return -1;
+    uint64_t key = key_of(mask);
+    int at = first_key_at_least(L, key);
+    return at < L->set_count && L->set_key[at] == key ? at : -1;
+}
+
+static inline uint64_t set_mask(const Layout *L, int set) { return L->set_key[set] & SET_MASK; }
+
+/* The set a removal leads to. */
+static inline int next_set(const Layout *L, int k) {
+    return L->next16 != NULL ? L->next16[k] : (int)L->next32[k];
+}
+
+static int compare_keys(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Append x to the growing array *items of *count (capacity *room); 0 when out of memory. */
+static int push_word(uint64_t **items, size_t *count, size_t *room, uint64_t x) {
+    if (*count == *room) {
+        size_t room2 = *room ? 2 * *room : 4096;
+        uint64_t *grown = realloc(*items, room2 * sizeof(uint64_t));
+        if (grown == NULL) return 0;
+        *items = grown;
+        *room = room2;
+    }
+    (*items)[(*count)++] = x;
     return 1;
 }
 
+/* Put mask into the hash set seen (masks + 1, 0 empty), grown at half full: 1 when it is new,
+ * 0 when it was there, -1 when out of memory. */
+static int add_seen(uint64_t **seen, size_t *slots, size_t *stored, uint64_t mask) {
+    if (2 * (*stored + 1) > *slots) {
+        size_t slots2 = 2 * *slots;
+        uint64_t *grown = calloc(slots2, sizeof(uint64_t));
+        if (grown == NULL) return -1;
+        for (size_t i = 0; i < *slots; i++) {
+            if (!(*seen)[i]) continue;
+            size_t j = slot_of((*seen)[i] - 1, slots2 - 1);
+            while (grown[j]) j = (j + 1) & (slots2 - 1);
+            grown[j] = (*seen)[i];
+        }
+        free(*seen);
+        *seen = grown;
+        *slots = slots2;
+    }
+    size_t i = slot_of(mask, *slots - 1);
+    while ((*seen)[i] && (*seen)[i] != mask + 1) i = (i + 1) & (*slots - 1);
+    if ((*seen)[i]) return 0;
+    (*seen)[i] = mask + 1;
+    (*stored)++;
+    return 1;
+}
+
+/* Number the layout's table sets once: every set reached from the full table by removing free
+ * cards, by card count and then mask (as tripeaks/solver/tables.py table_sets numbers them), with
+ * the free cards of each and the set each removal leads to. 0 with an error set. */
+static int number_sets(Layout *L) {
+    if (L->set_count) return 1;
+    size_t slots = 1 << 16, stored = 0, depth = 0, stack_room = 0, count = 0, keys_room = 0;
+    uint64_t *seen = calloc(slots, sizeof(uint64_t)), *stack = NULL, *keys = NULL;
+    int ok = seen != NULL && push_word(&stack, &depth, &stack_room, L->full) &&
+             add_seen(&seen, &slots, &stored, L->full) >= 0;
+    while (ok && depth) {
+        uint64_t mask = stack[--depth];
+        if (count == MAX_SETS) {
+            free(seen);
+            free(stack);
+            free(keys);
+            PyErr_Format(PyExc_ValueError, "layout: more than %d table sets", MAX_SETS);
+            return 0;
+        }
+        ok = push_word(&keys, &count, &keys_room, key_of(mask));
+        for (uint64_t rest = free_with(L->lying_under, mask); ok && rest; rest &= rest - 1) {
+            uint64_t after = mask & ~(rest & -rest);
+            int added = add_seen(&seen, &slots, &stored, after);
+            ok = added >= 0 && (!added || push_word(&stack, &depth, &stack_room, after));
+        }
+    }
+    free(seen);
+    free(stack);
+    if (!ok) {
+        free(keys);
+        PyErr_NoMemory();
+        return 0;
+    }
+    qsort(keys, count, sizeof keys[0], compare_keys);
+    if (keys[0] != 0) {
+        free(keys);
+        PyErr_SetString(PyExc_ValueError, "layout: its cards cannot all be removed");
+        return 0;
+    }
+    size_t removals = 0;
+    for (size_t i = 0; i < count; i++) removals += (size_t)bit_count(free_with(L->lying_under, keys[i] & SET_MASK));
+    L->set_key = keys;
+    L->set_count = (int)count;
+    L->removal_start = malloc((count + 1) * sizeof(int32_t));
+    L->removal_pos = malloc(removals ? removals : 1);
+    if (count <= 65536)
+        L->next16 = malloc((removals ? removals : 1) * sizeof(uint16_t));
+    else
+        L->next32 = malloc((removals ? removals : 1) * sizeof(uint32_t));
+    if (L->removal_start == NULL || L->removal_pos == NULL ||
+        (L->next16 == NULL && L->next32 == NULL)) {
+        free_sets(L);
+        PyErr_NoMemory();
+        return 0;
+    }
+    int32_t k = 0;
+    for (int i = 0; i < L->set_count; i++) {
+        L->removal_start[i] = k;
+        uint64_t mask = set_mask(L, i);
+        for (uint64_t rest = free_with(L->lying_under, mask); rest; rest &= rest - 1) {
+            int pos = lowest(rest);
+            int next = set_index(L, mask & ~(1ULL << pos));
+            L->removal_pos[k] = (uint8_t)pos;
+            if (L->next16 != NULL)
+                L->next16[k++] = (uint16_t)next;
+            else
+                L->next32[k++] = (uint32_t)next;
+        }
+    }
+    L->removal_start[count] = k;
+    return 1;
+}
+
+/* ---- Python entry point ---- */
+
 /* The search's tables that follow from the deal's ranks, stock and fits (already in s). */
 static void derive(Search *s) {
-    for (int p = 0; p < TABLEAU; p++) s->rank_mask[s->ranks[p]] |= 1u << p;
+    for (int p = 0; p < s->size; p++) s->rank_mask[s->ranks[p]] |= 1ULL << p;
     for (int r = 0; r < RANKS; r++) { /* from WILD: every rank goes on it */
         for (int n = 1; n < RANKS; n++)
             if (s->fits[r][n]) {
@@ -591,36 +891,16 @@ static void derive(Search *s) {
     s->stock_left_for = 0;
 }
 
-/* The layout's masks as the last call handed them over, decoded: the same three bytes objects
- * (kept alive here, so their addresses cannot be reused) are not decoded again. */
-static PyObject *layout_objects[3];
-static uint32_t layout_lying_under[4][128], layout_under[TABLEAU], layout_no_bridge[TABLEAU];
-static unsigned layout_stamp = 1; /* changes whenever the decoded layout does */
-
-static int read_layout(PyObject *lying_under, PyObject *under, PyObject *no_bridge, Search *s) {
-    if (lying_under != layout_objects[0] || under != layout_objects[1] ||
-        no_bridge != layout_objects[2]) {
-        if (!read_masks(lying_under, &layout_lying_under[0][0], 4 * 128, "lying_under") ||
-            !read_masks(under, layout_under, TABLEAU, "under") ||
-            !read_masks(no_bridge, layout_no_bridge, TABLEAU, "no_bridge")) {
-            for (int k = 0; k < 3; k++) Py_CLEAR(layout_objects[k]);
-            layout_stamp++;
-            return 0;
-        }
-        layout_stamp++;
-        PyObject *objects[3] = {lying_under, under, no_bridge};
-        for (int k = 0; k < 3; k++) {
-            Py_INCREF(objects[k]);
-            Py_XSETREF(layout_objects[k], objects[k]);
-        }
+/* The layout's masks into s; a kept Search has them already when the layout is the same one. */
+static void use_layout(Search *s, const Layout *L) {
+    s->size = L->size;
+    s->any_top = (uint64_t)ANY_TOP << L->size;
+    if (s->layout_id != L->id) {
+        memcpy(s->lying_under, L->lying_under, sizeof L->lying_under);
+        memcpy(s->under, L->under, sizeof L->under);
+        memcpy(s->no_bridge, L->no_bridge, sizeof L->no_bridge);
+        s->layout_id = L->id;
     }
-    if (s->layout_stamp != layout_stamp) { /* a kept Search has them already (2.3 KB a call) */
-        memcpy(s->lying_under, layout_lying_under, sizeof layout_lying_under);
-        memcpy(s->under, layout_under, sizeof layout_under);
-        memcpy(s->no_bridge, layout_no_bridge, sizeof layout_no_bridge);
-        s->layout_stamp = layout_stamp;
-    }
-    return 1;
 }
 
 /* One Search kept between calls: taken and given back with the GIL held (so by one thread at a
@@ -668,40 +948,35 @@ static void give_back(Search *s) {
     free(s);
 }
 
-/* A Search for the deal of ranks, stock and fits, with the layout's masks; NULL with an error set. */
+/* A Search for the deal of ranks, stock and fits on layout L; NULL with an error set. */
 static Search *new_search(const char *ranks, Py_ssize_t ranks_len, const char *stock,
                           Py_ssize_t stock_len, const char *fits, Py_ssize_t fits_len,
-                          PyObject *lying_under, PyObject *under, PyObject *no_bridge, int wraps,
-                          unsigned long present, int drawn, int top) {
-    if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS ||
-        present >> TABLEAU || drawn < 0 || drawn > stock_len || top < 0 || top >= RANKS) {
+                          const Layout *L, int wraps, unsigned long long present, int drawn,
+                          int top) {
+    if (ranks_len != L->size || stock_len > MAX_STOCK || fits_len != RANKS * RANKS ||
+        (present & ~L->full) || drawn < 0 || drawn > stock_len || top < 0 || top >= RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a position of a deal");
         return NULL;
     }
-    Search *s = take_search();
-    if (s == NULL) return (Search *)PyErr_NoMemory();
-    memcpy(s->ranks, ranks, TABLEAU);
     for (Py_ssize_t d = 0; d < stock_len; d++)
         if (stock[d] < 0 || stock[d] >= RANKS) { /* 0: a joker */
-            give_back(s);
             PyErr_SetString(PyExc_ValueError, "a stock rank out of 0-13");
             return NULL;
         }
+    for (Py_ssize_t p = 0; p < ranks_len; p++)
+        if (ranks[p] < 1 || ranks[p] >= RANKS) {
+            PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
+            return NULL;
+        }
+    Search *s = take_search();
+    if (s == NULL) return (Search *)PyErr_NoMemory();
+    use_layout(s, L);
+    memcpy(s->ranks, ranks, (size_t)ranks_len);
     memcpy(s->stock, stock, (size_t)stock_len);
     memcpy(s->fits, fits, RANKS * RANKS);
     s->stock_size = (int)stock_len;
     s->wraps = wraps;
     s->cap = LLONG_MAX;
-    if (!read_layout(lying_under, under, no_bridge, s)) {
-        give_back(s);
-        return NULL;
-    }
-    for (int p = 0; p < TABLEAU; p++)
-        if (s->ranks[p] < 1 || s->ranks[p] >= RANKS) {
-            give_back(s);
-            PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
-            return NULL;
-        }
     derive(s);
     return s;
 }
@@ -712,18 +987,20 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
     Py_ssize_t ranks_len, stock_len, fits_len;
-    PyObject *lying_under, *under, *no_bridge;
+    PyObject *layout;
     int wraps, drawn, top, best_win;
-    unsigned long present;
-    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
-                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
-                          &best_win))
+    unsigned long long present;
+    if (!PyArg_ParseTuple(args, "y#y#y#SpKiip", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &layout, &wraps, &present, &drawn, &top, &best_win))
         return NULL;
-    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, lying_under, under,
-                           no_bridge, wraps, present, drawn, top);
+    Layout *L = take_layout(layout);
+    if (L == NULL) return NULL;
+    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, L, wraps, present,
+                           drawn, top);
+    release_layout(L); /* the Search has its masks */
     if (s == NULL) return NULL;
     PyObject *result = NULL;
-    uint32_t start = (uint32_t)present;
+    uint64_t start = present;
     int won = 0, left = 0;
     uint8_t line[MAX_PATH];
     int line_length = 0;
@@ -765,142 +1042,23 @@ done:
 
 /* ---- every position of a deal at once: the backward pass over the table sets ----
  *
- * A card leaves only when both cards over it are gone, so the cards on the table are always a
- * set closed downwards (with a card, every card it lies on): only 22,932 such sets exist. They
- * are numbered once, by card count and then mask, with the free cards of each and the set each
- * removal leads to. For a deal, reach[set][top] is one more than the most cards drawn from which
+ * A card leaves only when every card over it is gone, so the cards on the table are always a
+ * set closed downwards (with a card, every card it lies on): only 22,932 such sets exist on Three
+ * Peaks (35,476 to 354,456 on the other layouts). They are numbered once per layout, by card
+ * count and then mask, with the free cards of each and the set each removal leads to (see
+ * number_sets). For a deal, reach[set][top] is one more than the most cards drawn from which
  * (set, drawn, top) can still be won, 0 when it cannot be won at all: drawing fewer never hurts,
  * so the position is won exactly when drawn < reach. Sets are worked from the fewest cards up,
  * since a removal leads to a set numbered lower, and within a set the draws from the last one
  * back: a draw keeps the set. */
 
-#define MAX_SETS 32768
 #define REACH_ROW 16 /* bytes per set: tops 0 (WILD) to 13, the rest 0 */
-#define HEADER 272   /* prepared: magic, stock size, ranks, stock, fits, then reach */
-
-static int set_count;
-static uint32_t set_mask[MAX_SETS];
-static uint64_t set_key[MAX_SETS]; /* card count << 32 | mask, ascending: the numbering */
-static int32_t removal_start[MAX_SETS + 1];
-static uint8_t *removal_pos;       /* free cards of each set, lowest position first */
-static uint16_t *removal_next;     /* the set their removal leads to */
-static uint32_t sets_lying_under[4][128];
-
-static inline uint64_t key_of(uint32_t mask) { return (uint64_t)bit_count(mask) << 32 | mask; }
-
-/* The first set whose key is at least `key` (set_count when none): the keys are sorted. */
-static int first_key_at_least(uint64_t key) {
-    int lo = 0, hi = set_count;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (set_key[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The number of a table set, -1 when mask is not one. */
-static int set_index(uint32_t mask) {
-    uint64_t key = key_of(mask);
-    int at = first_key_at_least(key);
-    return at < set_count && set_key[at] == key ? at : -1;
-}
-
-static int compare_keys(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static inline uint32_t free_of(uint32_t present) {
-    return present & ~(sets_lying_under[0][present & 127] | sets_lying_under[1][present >> 7 & 127] |
-                       sets_lying_under[2][present >> 14 & 127] |
-                       sets_lying_under[3][present >> 21]);
-}
-
-/* Number the table sets once, from the layout Python hands over; 0 with an error set. */
-static PyObject *sets_layout_object; /* the bytes the sets were numbered from, kept alive */
-
-static int number_sets(PyObject *lying_under) {
-    if (set_count && lying_under == sets_layout_object) return 1;
-    uint32_t layout[4][128];
-    if (!read_masks(lying_under, &layout[0][0], 4 * 128, "lying_under")) return 0;
-    if (set_count) {
-        if (memcmp(layout, sets_lying_under, sizeof layout) == 0) {
-            Py_INCREF(lying_under);
-            Py_XSETREF(sets_layout_object, lying_under);
-            return 1;
-        }
-        PyErr_SetString(PyExc_ValueError, "lying_under: another layout than the first one");
-        return 0;
-    }
-    memcpy(sets_lying_under, layout, sizeof layout);
-    /* Every set reached from the full table by removing free cards, in a hash set (mask + 1). */
-    enum { SLOTS = 1 << 17 };
-    uint32_t *seen = calloc(SLOTS, sizeof(uint32_t));
-    uint32_t *stack = malloc(MAX_SETS * sizeof(uint32_t));
-    int count = 0, depth = 0, ok = seen != NULL && stack != NULL;
-    uint32_t full = (1u << TABLEAU) - 1;
-    if (ok) {
-        stack[depth++] = full;
-        seen[slot_of(full, SLOTS - 1)] = full + 1;
-    }
-    while (ok && depth) {
-        uint32_t mask = stack[--depth];
-        if (count == MAX_SETS) {
-            ok = 0;
-            break;
-        }
-        set_key[count++] = key_of(mask);
-        for (uint32_t rest = free_of(mask); rest; rest &= rest - 1) {
-            uint32_t after = mask & ~(rest & -rest);
-            size_t i = slot_of(after, SLOTS - 1);
-            while (seen[i] && seen[i] != after + 1) i = (i + 1) & (SLOTS - 1);
-            if (seen[i]) continue;
-            if (depth == MAX_SETS) {
-                ok = 0;
-                break;
-            }
-            seen[i] = after + 1;
-            stack[depth++] = after;
-        }
-    }
-    free(seen);
-    free(stack);
-    if (!ok) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    qsort(set_key, (size_t)count, sizeof set_key[0], compare_keys);
-    int removals = 0;
-    for (int i = 0; i < count; i++) {
-        set_mask[i] = (uint32_t)set_key[i];
-        removals += bit_count(free_of(set_mask[i]));
-    }
-    removal_pos = malloc((size_t)removals);
-    removal_next = malloc((size_t)removals * sizeof(uint16_t));
-    if (removal_pos == NULL || removal_next == NULL) {
-        free(removal_pos);
-        free(removal_next);
-        PyErr_NoMemory();
-        return 0;
-    }
-    set_count = count;
-    int k = 0;
-    for (int i = 0; i < count; i++) {
-        removal_start[i] = k;
-        for (uint32_t rest = free_of(set_mask[i]); rest; rest &= rest - 1) {
-            int pos = lowest(rest);
-            removal_pos[k] = (uint8_t)pos;
-            removal_next[k++] = (uint16_t)set_index(set_mask[i] & ~(1u << pos));
-        }
-    }
-    removal_start[count] = k;
-    Py_INCREF(lying_under);
-    Py_XSETREF(sets_layout_object, lying_under);
-    return 1;
-}
+/* prepared: magic, stock size, layout size, the set count (4 bytes from 8), ranks (from 12),
+ * stock, fits, then reach (HEADER, a multiple of 16) */
+#define PREPARED_RANKS 12
+#define PREPARED_STOCK (PREPARED_RANKS + MAX_TABLEAU)
+#define PREPARED_FITS (PREPARED_STOCK + MAX_STOCK)
+#define HEADER ((PREPARED_FITS + RANKS * RANKS + 15) / 16 * 16)
 
 /* A row of reach is 16 bytes, one per top. The portable path keeps it as two words while a set
  * is worked: byte t of the row is bits 8(t % 8) of word t / 8, on any byte order. Every value is
@@ -959,19 +1117,30 @@ static inline uint8_t by_drawing(const Backward *b, const uint8_t *row) {
     return most;
 }
 
-static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
-                              int last) {
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static void backward_portable(const Layout *L, const uint8_t *ranks, const Backward *b,
+                              uint8_t *reach, int first, int last) {
     uint64_t tops_of[RANKS][2] = {{0}};
     for (int r = 1; r < RANKS; r++)
         for (int t = 0; t < RANKS; t++)
             if (b->tops_of[r][t]) tops_of[r][t / 8] |= 0xFFULL << 8 * (t % 8);
     const uint64_t all_low = ~0ULL, all_high = 0xFFFFFFFFFFFFULL; /* tops 0-7, 8-13 */
+    const int32_t *start = L->removal_start;
+    const uint8_t *removal_pos = L->removal_pos;
+    const uint16_t *next16 = L->next16;
+    const uint32_t *next32 = L->next32;
     for (int i = first; i <= last; i++) { /* the sets below first are filled by the caller */
         uint64_t low = 0, high = 0;
         /* Playing the card at p on top t wins while drawn < reach of what it leaves. */
-        for (int k = removal_start[i]; k < removal_start[i + 1]; k++) {
+        for (int k = start[i]; k < start[i + 1]; k++) {
             int r = ranks[removal_pos[k]];
-            uint64_t v = reach[(size_t)removal_next[k] * REACH_ROW + r] * LANES;
+            size_t next = next16 != NULL ? next16[k] : next32[k];
+            uint64_t v = reach[next * REACH_ROW + r] * LANES;
             low = max_bytes(low, v & tops_of[r][0]);
             high = max_bytes(high, v & tops_of[r][1]);
         }
@@ -993,13 +1162,18 @@ static void backward_portable(const uint8_t *ranks, const Backward *b, uint8_t *
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define HAVE_VECTOR 1
-static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *reach, int first,
-                            int last) {
+/* The vector pass, made twice by the compiler: with 16-bit set numbers (next16, Three Peaks and
+ * every layout of at most 65,536 sets: half the memory to stream) and with 32-bit ones. */
+static ALWAYS_INLINE void backward_vector_with(const Layout *L, int wide, const uint8_t *ranks,
+                                               const Backward *b, uint8_t *reach, int first,
+                                               int last) {
     __m128i tops_of[RANKS];
     for (int r = 0; r < RANKS; r++) tops_of[r] = _mm_loadu_si128((const __m128i *)b->tops_of[r]);
     const __m128i all_tops = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0);
     __m128i at[MAX_STOCK];
-    for (int j = 0; j < MAX_STOCK; j++) at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
+    const int slots = b->slots;
+    for (int j = 0; j < (slots > 4 ? slots : 4); j++)
+        at[j] = _mm_loadu_si128((const __m128i *)b->at[j]);
     /* spread[v << 4 | r]: the value v in the lanes of the tops a card of rank r goes on, so a
      * removal is one load and one maximum (a broadcast and a mask were five instructions). */
     __m128i spread[(MAX_STOCK + 2) << 4];
@@ -1007,15 +1181,19 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
         for (int r = 0; r < REACH_ROW; r++)
             spread[v << 4 | r] =
                 r < RANKS ? _mm_and_si128(_mm_set1_epi8((char)v), tops_of[r]) : _mm_setzero_si128();
-    const int slots = b->slots;
-    const uint8_t *pos = removal_pos + removal_start[first];
-    const uint16_t *next = removal_next + removal_start[first];
+    /* In locals: the stores to reach (bytes) might be to anything the compiler knows of. */
+    const int32_t *start = L->removal_start;
+    const uint8_t *removal_pos = L->removal_pos;
+    const uint16_t *n16 = L->next16;
+    const uint32_t *n32 = L->next32;
     uint8_t *out = reach + (size_t)first * REACH_ROW;
+    size_t k = (size_t)start[first];
     for (int i = first; i <= last; i++, out += REACH_ROW) {
         __m128i row = _mm_setzero_si128();
-        for (const uint8_t *end = removal_pos + removal_start[i + 1]; pos < end; pos++, next++) {
-            size_t r = ranks[*pos];
-            size_t v = reach[((size_t)*next << 4) + r];
+        for (size_t end = (size_t)start[i + 1]; k < end; k++) {
+            size_t r = ranks[removal_pos[k]];
+            size_t next = wide ? (size_t)n32[k] : (size_t)n16[k];
+            size_t v = reach[(next << 4) + r];
             row = _mm_max_epu8(row, _mm_load_si128(&spread[(v << 4) + r]));
         }
         /* by_drawing in the vector: stock card e of rank t counts when e + 1 < row[t] (all
@@ -1035,6 +1213,16 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
         _mm_storeu_si128((__m128i *)out, _mm_max_epu8(row, _mm_and_si128(most, all_tops)));
     }
 }
+
+static void backward_vector16(const Layout *L, const uint8_t *ranks, const Backward *b,
+                              uint8_t *reach, int first, int last) {
+    backward_vector_with(L, 0, ranks, b, reach, first, last);
+}
+
+static void backward_vector32(const Layout *L, const uint8_t *ranks, const Backward *b,
+                              uint8_t *reach, int first, int last) {
+    backward_vector_with(L, 1, ranks, b, reach, first, last);
+}
 #else
 #define HAVE_VECTOR 0
 #endif
@@ -1042,84 +1230,99 @@ static void backward_vector(const uint8_t *ranks, const Backward *b, uint8_t *re
 /* reach[set * REACH_ROW + top] for the sets first..last, the sets below first counting as won
  * from any count of draws (first = 1: only the empty table is; a higher first asks whether a
  * position can leave as few cards as the sets below first have). */
-static void backward_range(const uint8_t *ranks, const uint8_t *stock, int stock_size,
-                           const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach,
-                           int first, int last) {
+static void backward_range(const Layout *L, const uint8_t *ranks, const uint8_t *stock,
+                           int stock_size, const uint8_t fits[RANKS][RANKS], int portable,
+                           uint8_t *reach, int first, int last) {
     Backward b;
     backward_tables(stock, stock_size, fits, &b);
     for (int t = 0; t < REACH_ROW; t++) reach[t] = (uint8_t)(t < RANKS ? stock_size + 1 : 0);
     for (int i = 1; i < first; i++) memcpy(reach + (size_t)i * REACH_ROW, reach, REACH_ROW);
 #if HAVE_VECTOR
     if (!portable) {
-        backward_vector(ranks, &b, reach, first, last);
+        if (L->next16 != NULL)
+            backward_vector16(L, ranks, &b, reach, first, last);
+        else
+            backward_vector32(L, ranks, &b, reach, first, last);
         return;
     }
 #endif
     (void)portable;
-    backward_portable(ranks, &b, reach, first, last);
+    backward_portable(L, ranks, &b, reach, first, last);
 }
 
 /* reach[set * REACH_ROW + top] for the deal, every set at once (see above). */
-static void backward(const uint8_t *ranks, const uint8_t *stock, int stock_size,
+static void backward(const Layout *L, const uint8_t *ranks, const uint8_t *stock, int stock_size,
                      const uint8_t fits[RANKS][RANKS], int portable, uint8_t *reach) {
-    backward_range(ranks, stock, stock_size, fits, portable, reach, 1, set_count - 1);
+    backward_range(L, ranks, stock, stock_size, fits, portable, reach, 1, L->set_count - 1);
 }
 
-/* A prepared deal: magic, stock size, ranks, stock, fits (HEADER bytes), then its reach table. */
-static void fill_prepared(uint8_t *out, const uint8_t *ranks, const uint8_t *stock, int stock_len,
-                          const uint8_t *fits, int portable) {
+static size_t prepared_size(const Layout *L) {
+    return HEADER + (size_t)L->set_count * REACH_ROW;
+}
+
+/* A prepared deal: magic, stock size, layout size, set count, ranks, stock, fits (HEADER bytes),
+ * then its reach table. */
+static void fill_prepared(const Layout *L, uint8_t *out, const uint8_t *ranks,
+                          const uint8_t *stock, int stock_len, const uint8_t *fits, int portable) {
     memset(out, 0, HEADER);
-    memcpy(out, "TPR1", 4);
+    memcpy(out, "TPR2", 4);
     out[4] = (uint8_t)stock_len;
-    memcpy(out + 8, ranks, TABLEAU);
-    memcpy(out + 8 + TABLEAU, stock, (size_t)stock_len);
-    memcpy(out + 8 + TABLEAU + MAX_STOCK, fits, RANKS * RANKS);
-    backward(out + 8, out + 8 + TABLEAU, stock_len,
-             (const uint8_t(*)[RANKS])(out + 8 + TABLEAU + MAX_STOCK), portable, out + HEADER);
+    out[5] = (uint8_t)L->size;
+    for (int k = 0; k < 4; k++) out[8 + k] = (uint8_t)((uint32_t)L->set_count >> 8 * k);
+    memcpy(out + PREPARED_RANKS, ranks, (size_t)L->size);
+    memcpy(out + PREPARED_STOCK, stock, (size_t)stock_len);
+    memcpy(out + PREPARED_FITS, fits, RANKS * RANKS);
+    backward(L, out + PREPARED_RANKS, out + PREPARED_STOCK, stock_len,
+             (const uint8_t(*)[RANKS])(out + PREPARED_FITS), portable, out + HEADER);
 }
 
 static PyObject *py_prepare(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
     Py_ssize_t ranks_len, stock_len, fits_len;
-    PyObject *lying_under;
+    PyObject *layout;
     int portable = 0;
     if (!PyArg_ParseTuple(args, "y#y#y#S|p", &ranks, &ranks_len, &stock, &stock_len, &fits,
-                          &fits_len, &lying_under, &portable))
+                          &fits_len, &layout, &portable))
         return NULL;
-    if (ranks_len != TABLEAU || stock_len > MAX_STOCK || fits_len != RANKS * RANKS) {
+    Layout *L = take_layout(layout);
+    if (L == NULL) return NULL;
+    PyObject *prepared = NULL;
+    if (ranks_len != L->size || stock_len > MAX_STOCK || fits_len != RANKS * RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a deal");
-        return NULL;
+        goto done;
     }
     for (Py_ssize_t i = 0; i < ranks_len + stock_len; i++) {
         int r = i < ranks_len ? ranks[i] : stock[i - ranks_len];
         if (r < (i >= ranks_len ? 0 : 1) || r >= RANKS) { /* a stock's 0 is a joker */
             PyErr_SetString(PyExc_ValueError, "a rank out of 1-13");
-            return NULL;
+            goto done;
         }
     }
-    if (!number_sets(lying_under)) return NULL;
-    PyObject *prepared = PyBytes_FromStringAndSize(NULL, HEADER + (Py_ssize_t)set_count * REACH_ROW);
-    if (prepared == NULL) return NULL;
+    if (!number_sets(L)) goto done;
+    prepared = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)prepared_size(L));
+    if (prepared == NULL) goto done;
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(prepared);
     Py_BEGIN_ALLOW_THREADS
-    fill_prepared(out, (const uint8_t *)ranks, (const uint8_t *)stock, (int)stock_len,
+    fill_prepared(L, out, (const uint8_t *)ranks, (const uint8_t *)stock, (int)stock_len,
                   (const uint8_t *)fits, portable);
     Py_END_ALLOW_THREADS
+done:
+    release_layout(L);
     return prepared;
 }
 
-/* The prepared deal's reach row of the set present, or NULL with an error set. */
-static const uint8_t *reach_row(PyObject *prepared, unsigned long present, int drawn, int top,
-                                int *set) {
-    if (!PyBytes_Check(prepared) || !set_count ||
-        PyBytes_GET_SIZE(prepared) != HEADER + (Py_ssize_t)set_count * REACH_ROW ||
-        memcmp(PyBytes_AS_STRING(prepared), "TPR1", 4) != 0) {
-        PyErr_SetString(PyExc_ValueError, "not a prepared deal");
+/* The prepared deal's reach row of the set present on layout L, or NULL with an error set. */
+static const uint8_t *reach_row(PyObject *prepared, const Layout *L, unsigned long long present,
+                                int drawn, int top, int *set) {
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared); /* bytes: parsed by "S" */
+    if (!L->set_count ||
+        PyBytes_GET_SIZE(prepared) != (Py_ssize_t)prepared_size(L) || memcmp(p, "TPR2", 4) != 0 ||
+        p[5] != L->size) {
+        PyErr_SetString(PyExc_ValueError, "not a prepared deal of the layout");
         return NULL;
     }
-    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
-    *set = present >> TABLEAU ? -1 : set_index((uint32_t)present);
+    *set = set_index(L, present);
     if (*set < 0 || drawn < 0 || drawn > p[4] || top < 0 || top >= RANKS) {
         PyErr_SetString(PyExc_ValueError, "not a position of the deal");
         return NULL;
@@ -1127,14 +1330,32 @@ static const uint8_t *reach_row(PyObject *prepared, unsigned long present, int d
     return p + HEADER + (size_t)*set * REACH_ROW;
 }
 
+/* The arguments (prepared, layout, present, drawn, top) of the prepared deal's questions: the
+ * layout taken (release it), its row; NULL with an error set. */
+static const uint8_t *parse_position(PyObject *args, PyObject **prepared, Layout **L,
+                                     unsigned long long *present, int *drawn, int *top, int *set) {
+    PyObject *layout;
+    if (!PyArg_ParseTuple(args, "SSKii", prepared, &layout, present, drawn, top)) return NULL;
+    *L = take_layout(layout);
+    if (*L == NULL) return NULL;
+    if (!number_sets(*L)) { /* numbered already, unless the layout was dropped and read again */
+        release_layout(*L);
+        return NULL;
+    }
+    const uint8_t *row = reach_row(*prepared, *L, *present, *drawn, *top, set);
+    if (row == NULL) release_layout(*L);
+    return row;
+}
+
 static PyObject *py_winnable_from(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *prepared;
-    unsigned long present;
+    Layout *L;
+    unsigned long long present;
     int drawn, top, set;
-    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
-    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    const uint8_t *row = parse_position(args, &prepared, &L, &present, &drawn, &top, &set);
     if (row == NULL) return NULL;
+    release_layout(L);
     return PyBool_FromLong(drawn < row[top]);
 }
 
@@ -1142,21 +1363,28 @@ static PyObject *py_winnable_from(PyObject *self, PyObject *args) {
 static PyObject *py_hint_from(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *prepared;
-    unsigned long present;
+    Layout *L;
+    unsigned long long present;
     int drawn, top, set;
-    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
-    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    const uint8_t *row = parse_position(args, &prepared, &L, &present, &drawn, &top, &set);
     if (row == NULL) return NULL;
     const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
-    const uint8_t *ranks = p + 8, *fits = p + 8 + TABLEAU + MAX_STOCK;
+    const uint8_t *ranks = p + PREPARED_RANKS, *fits = p + PREPARED_FITS;
     const uint8_t *reach = p + HEADER;
-    if (drawn >= row[top] || !present) return PyLong_FromLong(-1);
-    for (int k = removal_start[set]; k < removal_start[set + 1]; k++) {
-        int r = ranks[removal_pos[k]];
-        if (fits[top * RANKS + r] && drawn < reach[(size_t)removal_next[k] * REACH_ROW + r])
-            return PyLong_FromLong(removal_pos[k]);
+    long step = DRAW_STEP; /* won from here but by no play: by the draw */
+    if (drawn >= row[top] || !present) {
+        step = -1;
+    } else {
+        for (int k = L->removal_start[set]; k < L->removal_start[set + 1]; k++) {
+            int r = ranks[L->removal_pos[k]];
+            if (fits[top * RANKS + r] && drawn < reach[(size_t)next_set(L, k) * REACH_ROW + r]) {
+                step = L->removal_pos[k];
+                break;
+            }
+        }
     }
-    return PyLong_FromLong(DRAW_STEP); /* won from here but by no play: by the draw */
+    release_layout(L);
+    return PyLong_FromLong(step);
 }
 
 /* ---- the best win: the fewest draws by backward passes over a shortened stock ----
@@ -1172,28 +1400,33 @@ static PyObject *py_hint_from(PyObject *self, PyObject *args) {
  * stops at the position's own set: a removal only leads to sets numbered lower. */
 
 /* The first set with at least `cards` cards (set_count when none). */
-static int first_with(int cards) { return first_key_at_least((uint64_t)cards << 32); }
+static int first_with(const Layout *L, int cards) {
+    return first_key_at_least(L, (uint64_t)cards << 56);
+}
 
 typedef struct {
+    const Layout *layout;
     const uint8_t *ranks, *stock, *fits, *reach;
     int stock_size;
 } Prepared;
 
-static Prepared prepared_parts(const uint8_t *p) {
-    Prepared d = {p + 8, p + 8 + TABLEAU, p + 8 + TABLEAU + MAX_STOCK, p + HEADER, p[4]};
+static Prepared prepared_parts(const Layout *L, const uint8_t *p) {
+    Prepared d = {L, p + PREPARED_RANKS, p + PREPARED_STOCK, p + PREPARED_FITS, p + HEADER, p[4]};
     return d;
 }
 
 /* Can (set, drawn, top) be won within `limit` draws in all? The table is left in `table`. */
 static int won_within(const Prepared *d, int limit, uint8_t *table, int set, int drawn, int top) {
-    backward_range(d->ranks, d->stock, limit, (const uint8_t(*)[RANKS])d->fits, 0, table, 1, set);
+    backward_range(d->layout, d->ranks, d->stock, limit, (const uint8_t(*)[RANKS])d->fits, 0,
+                   table, 1, set);
     return drawn < table[(size_t)set * REACH_ROW + top];
 }
 
 /* Can (set, drawn, top) leave at most `cards` cards on the table? */
 static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int drawn, int top) {
-    backward_range(d->ranks, d->stock, d->stock_size, (const uint8_t(*)[RANKS])d->fits, 0, table,
-                   first_with(cards + 1), set);
+    backward_range(d->layout, d->ranks, d->stock, d->stock_size,
+                   (const uint8_t(*)[RANKS])d->fits, 0, table, first_with(d->layout, cards + 1),
+                   set);
     return drawn < table[(size_t)set * REACH_ROW + top];
 }
 
@@ -1201,12 +1434,13 @@ static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int dra
  * the draw. Writes it to line, its length to *length, and returns its count of draws. */
 static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int top,
                 uint8_t *line, int *length) {
+    const Layout *L = d->layout;
     int n = 0, on = top, at = set, start = drawn;
-    while (set_mask[at] && n < MAX_PATH) {
+    while (set_mask(L, at) && n < MAX_PATH) {
         int next = -1;
-        for (int k = removal_start[at]; k < removal_start[at + 1]; k++) {
-            int r = d->ranks[removal_pos[k]];
-            if (d->fits[on * RANKS + r] && drawn < table[(size_t)removal_next[k] * REACH_ROW + r]) {
+        for (int k = L->removal_start[at]; k < L->removal_start[at + 1]; k++) {
+            int r = d->ranks[L->removal_pos[k]];
+            if (d->fits[on * RANKS + r] && drawn < table[(size_t)next_set(L, k) * REACH_ROW + r]) {
                 next = k;
                 break;
             }
@@ -1216,9 +1450,9 @@ static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int
             on = d->stock[drawn++];
             continue;
         }
-        line[n++] = removal_pos[next];
-        on = d->ranks[removal_pos[next]];
-        at = removal_next[next];
+        line[n++] = L->removal_pos[next];
+        on = d->ranks[L->removal_pos[next]];
+        at = next_set(L, next);
     }
     *length = n;
     return drawn - start;
@@ -1226,13 +1460,13 @@ static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int
 
 /* Writes a best win from (set, drawn, top) to line and returns its length; -1 when the position
  * is lost, with *fewest_left the fewest cards any line leaves. scratch: two tables. */
-static int best_line(const uint8_t *prepared, int set, int drawn, int top, uint8_t *line,
-                     int *fewest_left, uint8_t *scratch) {
-    Prepared d = prepared_parts(prepared);
-    size_t cells = (size_t)set_count * REACH_ROW;
+static int best_line(const Layout *L, const uint8_t *prepared, int set, int drawn, int top,
+                     uint8_t *line, int *fewest_left, uint8_t *scratch) {
+    Prepared d = prepared_parts(L, prepared);
+    size_t cells = (size_t)L->set_count * REACH_ROW;
     *fewest_left = 0;
     if (drawn >= d.reach[(size_t)set * REACH_ROW + top]) {
-        int lo = 0, hi = bit_count(set_mask[set]); /* leaves lo: no; leaves hi: yes */
+        int lo = 0, hi = bit_count(set_mask(L, set)); /* leaves lo: no; leaves hi: yes */
         for (int k = 1; k <= 2 && k < hi; k++) {
             if (leaves(&d, k, scratch, set, drawn, top)) {
                 hi = k;
@@ -1271,40 +1505,56 @@ static int best_line(const uint8_t *prepared, int set, int drawn, int top, uint8
     return length;
 }
 
-/* Two scratch tables for best_line, kept between calls like the Search (taken with the GIL). */
+/* Two scratch tables for best_line, kept between calls like the Search (taken with the GIL);
+ * a layout with more sets than the kept ones were made for gets new ones. */
 static uint8_t *spare_scratch;
+static size_t spare_scratch_size;
 
-static uint8_t *take_scratch(void) {
+static uint8_t *take_scratch(const Layout *L, size_t *size) {
+    size_t wanted = 2 * (size_t)L->set_count * REACH_ROW;
     uint8_t *scratch = spare_scratch;
-    spare_scratch = NULL;
-    return scratch != NULL ? scratch : malloc(2 * (size_t)set_count * REACH_ROW);
+    if (scratch != NULL && spare_scratch_size >= wanted) {
+        spare_scratch = NULL;
+        *size = spare_scratch_size;
+        return scratch;
+    }
+    *size = wanted;
+    return malloc(wanted);
 }
 
-static void give_back_scratch(uint8_t *scratch) {
-    if (spare_scratch == NULL)
+static void give_back_scratch(uint8_t *scratch, size_t size) {
+    if (spare_scratch == NULL || spare_scratch_size < size) {
+        free(spare_scratch);
         spare_scratch = scratch;
-    else
+        spare_scratch_size = size;
+    } else {
         free(scratch);
+    }
 }
 
 /* The best win from the position: (line or None, the fewest cards left at best when lost). */
 static PyObject *py_best_from(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *prepared;
-    unsigned long present;
+    Layout *L;
+    unsigned long long present;
     int drawn, top, set;
-    if (!PyArg_ParseTuple(args, "Skii", &prepared, &present, &drawn, &top)) return NULL;
-    const uint8_t *row = reach_row(prepared, present, drawn, top, &set);
+    const uint8_t *row = parse_position(args, &prepared, &L, &present, &drawn, &top, &set);
     if (row == NULL) return NULL;
     const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(prepared);
-    uint8_t *scratch = take_scratch();
-    if (scratch == NULL) return PyErr_NoMemory();
+    size_t size;
+    uint8_t *scratch = take_scratch(L, &size);
+    if (scratch == NULL) {
+        release_layout(L);
+        return PyErr_NoMemory();
+    }
     int fewest = 0, length;
     uint8_t line[MAX_PATH];
     Py_BEGIN_ALLOW_THREADS
-    length = best_line(p, set, drawn, top, line, &fewest, scratch);
+    length = best_line(L, p, set, drawn, top, line, &fewest, scratch);
     Py_END_ALLOW_THREADS
-    give_back_scratch(scratch);
+    give_back_scratch(scratch, size);
+    release_layout(L);
     if (length < 0) return Py_BuildValue("Oi", Py_None, fewest);
     return Py_BuildValue("y#i", (const char *)line, (Py_ssize_t)length, 0);
 }
@@ -1312,15 +1562,16 @@ static PyObject *py_best_from(PyObject *self, PyObject *args) {
 /* Is the position won? The depth-first search, stopped after cap positions, answers most deals
  * in microseconds; the rest get the backward pass, whose time is the same for every deal.
  * Returns 1 won, 0 lost, -1 out of memory; *backward_pass says whether the backward pass answered.
- * Runs without the GIL. */
-static int decide_search(Search *s, int set, uint32_t present, int drawn, int top, long long cap,
-                         int *backward_pass) {
+ * Runs without the GIL; the layout's sets are numbered. */
+static int decide_search(Search *s, const Layout *L, int set, uint64_t present, int drawn,
+                         int top, long long cap, int *backward_pass) {
     /* The lost table and the Search are out of the cache after a backward pass (this deal's or
      * the last one's): fetched ahead in one sweep, they stream in instead of missing one line
      * at a time along the search's chain of dependent looks. */
     if (s->lost.mask < SMALL_TABLE)
         for (size_t i = 0; i <= s->lost.mask; i += 8) PREFETCH(&s->lost.entries[i]);
-    for (size_t b = 0; b < sizeof *s; b += 64) PREFETCH((const char *)s + b);
+    size_t used = offsetof(Search, lying_under) + (size_t)(s->size + 6) / 7 * sizeof s->lying_under[0];
+    for (size_t b = 0; b < used; b += 64) PREFETCH((const char *)s + b);
     /* Two short tries in two orders first (a deal hard in one order is often easy in the
      * other), then the first order up to cap. What a try proved lost stays proved: a position
      * counts as lost only once explored to the end. */
@@ -1337,9 +1588,10 @@ static int decide_search(Search *s, int set, uint32_t present, int drawn, int to
     *backward_pass = 0;
     if (!won && (s->nodes > s->cap || s->lost.failed)) {
         *backward_pass = 1;
-        uint8_t *reach = malloc((size_t)set_count * REACH_ROW);
+        uint8_t *reach = malloc((size_t)L->set_count * REACH_ROW);
         if (reach == NULL) return -1;
-        backward(s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0, reach);
+        backward(L, s->ranks, s->stock, s->stock_size, (const uint8_t(*)[RANKS])s->fits, 0,
+                 reach);
         won = drawn < reach[(size_t)set * REACH_ROW + top];
         free(reach);
     }
@@ -1350,32 +1602,38 @@ static PyObject *py_decide(PyObject *self, PyObject *args) {
     (void)self;
     const char *ranks, *stock, *fits;
     Py_ssize_t ranks_len, stock_len, fits_len;
-    PyObject *lying_under, *under, *no_bridge;
+    PyObject *layout;
     int wraps, drawn, top;
-    unsigned long present;
+    unsigned long long present;
     long long cap;
-    if (!PyArg_ParseTuple(args, "y#y#y#SSSpkiiL", &ranks, &ranks_len, &stock, &stock_len, &fits,
-                          &fits_len, &lying_under, &under, &no_bridge, &wraps, &present, &drawn, &top,
-                          &cap))
+    if (!PyArg_ParseTuple(args, "y#y#y#SpKiiL", &ranks, &ranks_len, &stock, &stock_len, &fits,
+                          &fits_len, &layout, &wraps, &present, &drawn, &top, &cap))
         return NULL;
-    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, lying_under, under,
-                           no_bridge, wraps, present, drawn, top);
-    if (s == NULL) return NULL;
-    if (!number_sets(lying_under)) {
-        free_search(s);
+    Layout *L = take_layout(layout);
+    if (L == NULL) return NULL;
+    if (!number_sets(L)) {
+        release_layout(L);
         return NULL;
     }
-    int set = set_index((uint32_t)present);
+    Search *s = new_search(ranks, ranks_len, stock, stock_len, fits, fits_len, L, wraps, present,
+                           drawn, top);
+    if (s == NULL) {
+        release_layout(L);
+        return NULL;
+    }
+    int set = set_index(L, present);
     if (set < 0) {
         free_search(s);
+        release_layout(L);
         PyErr_SetString(PyExc_ValueError, "not a position of the deal");
         return NULL;
     }
     int won, backward_pass;
     Py_BEGIN_ALLOW_THREADS
-    won = decide_search(s, set, (uint32_t)present, drawn, top, cap, &backward_pass);
+    won = decide_search(s, L, set, present, drawn, top, cap, &backward_pass);
     Py_END_ALLOW_THREADS
     free_search(s);
+    release_layout(L);
     if (won < 0) return PyErr_NoMemory();
     return Py_BuildValue("OO", won ? Py_True : Py_False, backward_pass ? Py_True : Py_False);
 }
@@ -1393,40 +1651,41 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
 #define OPTION_EMPTY_DISCARD 1
 #define OPTION_JOKER 2
 
-/* The start of deal number n: its ranks (tableau then stock), the stock's size and the rank on
- * the discard. With OPTION_EMPTY_DISCARD the discard's card stays on the stock, on top, and the
- * top is WILD; with OPTION_JOKER a joker (WILD) joins the stock at the generator's next draw
- * below size + 1, as tripeaks.codes.deal does (docs/deal-format.md "Options"). */
-static void ranks_of_deal(uint64_t n, int options, uint8_t ranks[TABLEAU],
+/* The start of deal number n on a table of `size` cards: its ranks (tableau then stock), the
+ * stock's size and the rank on the discard. The same shuffle on every layout: the first size
+ * cards to the table, the next to the discard, the rest to the stock. With OPTION_EMPTY_DISCARD
+ * the discard's card stays on the stock, on top, and the top is WILD; with OPTION_JOKER a joker
+ * (WILD) joins the stock at the generator's next draw below size + 1, as tripeaks.codes.deal does
+ * (docs/deal-format.md "Options"). */
+static void ranks_of_deal(uint64_t n, int options, int size, uint8_t ranks[MAX_TABLEAU],
                           uint8_t stock[MAX_STOCK], int *stock_size, int *top) {
     uint8_t deck[52];
     uint64_t state;
     deal_deck_from(n, deck, &state);
-    for (int i = 0; i < TABLEAU; i++) ranks[i] = (uint8_t)(deck[i] % 13 + 1);
-    int first = TABLEAU + 1;
+    for (int i = 0; i < size; i++) ranks[i] = (uint8_t)(deck[i] % 13 + 1);
+    int first = size + 1;
     if (options & OPTION_EMPTY_DISCARD) {
         *top = WILD;
-        first = TABLEAU;
+        first = size;
     } else {
-        *top = deck[TABLEAU] % 13 + 1;
+        *top = deck[size] % 13 + 1;
     }
-    int size = 0;
-    for (int i = first; i < 52; i++) stock[size++] = (uint8_t)(deck[i] % 13 + 1);
+    int count = 0;
+    for (int i = first; i < 52; i++) stock[count++] = (uint8_t)(deck[i] % 13 + 1);
     if (options & OPTION_JOKER) {
-        int place = (int)splitmix_below(&state, (uint64_t)size + 1, deal_rest[size + 1]);
-        memmove(stock + place + 1, stock + place, (size_t)(size - place));
+        int place = (int)splitmix_below(&state, (uint64_t)count + 1, deal_rest[count + 1]);
+        memmove(stock + place + 1, stock + place, (size_t)(count - place));
         stock[place] = WILD;
-        size++;
+        count++;
     }
-    *stock_size = size;
+    *stock_size = count;
 }
 
-#define FULL_TABLE ((1u << TABLEAU) - 1)
-
-/* The tables every deal of one rules shares, read once per call from what Python hands over. */
+/* The tables every deal of one rules and layout shares, read once per call from what Python
+ * hands over. */
 typedef struct {
     const char *fits;
-    PyObject *lying_under, *under, *no_bridge;
+    Layout *layout; /* taken: release it */
     int wraps;
     long long cap;
     int options; /* OPTION_EMPTY_DISCARD | OPTION_JOKER */
@@ -1435,15 +1694,14 @@ typedef struct {
 static int parse_shared(PyObject *args, unsigned long long *number, PyObject **numbers,
                         Shared *sh, int *best) {
     Py_ssize_t fits_len;
+    PyObject *layout;
     *best = 0;
     sh->options = 0;
     int ok = numbers == NULL
-                 ? PyArg_ParseTuple(args, "Ky#SSSpL|i", number, &sh->fits, &fits_len,
-                                    &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
-                                    &sh->cap, &sh->options)
-                 : PyArg_ParseTuple(args, "Sy#SSSpLp|i", numbers, &sh->fits, &fits_len,
-                                    &sh->lying_under, &sh->under, &sh->no_bridge, &sh->wraps,
-                                    &sh->cap, best, &sh->options);
+                 ? PyArg_ParseTuple(args, "Ky#SpL|i", number, &sh->fits, &fits_len, &layout,
+                                    &sh->wraps, &sh->cap, &sh->options)
+                 : PyArg_ParseTuple(args, "Sy#SpLp|i", numbers, &sh->fits, &fits_len, &layout,
+                                    &sh->wraps, &sh->cap, best, &sh->options);
     if (!ok) return 0;
     if (sh->options & ~(OPTION_EMPTY_DISCARD | OPTION_JOKER)) {
         PyErr_SetString(PyExc_ValueError, "options: the empty discard (1) and joker (2) bits");
@@ -1457,17 +1715,25 @@ static int parse_shared(PyObject *args, unsigned long long *number, PyObject **n
         PyErr_SetString(PyExc_ValueError, "a deal number is 0 to 26**7 - 1");
         return 0;
     }
-    return number_sets(sh->lying_under);
+    sh->layout = take_layout(layout);
+    if (sh->layout == NULL) return 0;
+    /* The stock of a deal: the deck less the table and the discard, and a joker. */
+    if (53 - sh->layout->size > MAX_STOCK || !number_sets(sh->layout)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "layout: its stock would be too long");
+        release_layout(sh->layout);
+        return 0;
+    }
+    return 1;
 }
 
 /* A Search of deal number n at its start; NULL with an error set. Needs the GIL. */
 static Search *search_of_deal(uint64_t n, const Shared *sh, int *top) {
-    uint8_t ranks[TABLEAU], stock[MAX_STOCK];
+    uint8_t ranks[MAX_TABLEAU], stock[MAX_STOCK];
     int size;
-    ranks_of_deal(n, sh->options, ranks, stock, &size, top);
-    return new_search((const char *)ranks, TABLEAU, (const char *)stock, size, sh->fits,
-                      RANKS * RANKS, sh->lying_under, sh->under, sh->no_bridge, sh->wraps,
-                      FULL_TABLE, 0, *top);
+    ranks_of_deal(n, sh->options, sh->layout->size, ranks, stock, &size, top);
+    return new_search((const char *)ranks, sh->layout->size, (const char *)stock, size, sh->fits,
+                      RANKS * RANKS, sh->layout, sh->wraps, sh->layout->full, 0, *top);
 }
 
 /* Is deal number n won from its start? Dealt and decided here, with no Python object between. */
@@ -1477,14 +1743,19 @@ static PyObject *py_decide_deal(PyObject *self, PyObject *args) {
     Shared sh;
     int best, top;
     if (!parse_shared(args, &number, NULL, &sh, &best)) return NULL;
+    Layout *L = sh.layout;
     Search *s = search_of_deal(number, &sh, &top);
-    if (s == NULL) return NULL;
+    if (s == NULL) {
+        release_layout(L);
+        return NULL;
+    }
     int won, backward_pass;
     Py_BEGIN_ALLOW_THREADS
-    won = decide_search(s, set_count - 1, FULL_TABLE, 0, top, sh.cap, &backward_pass);
+    won = decide_search(s, L, L->set_count - 1, L->full, 0, top, sh.cap, &backward_pass);
     Py_END_ALLOW_THREADS
     long long nodes = s->nodes;
     free_search(s);
+    release_layout(L);
     if (won < 0) return PyErr_NoMemory();
     return Py_BuildValue("OOL", won ? Py_True : Py_False, backward_pass ? Py_True : Py_False,
                          nodes);
@@ -1501,60 +1772,67 @@ static void redeal(Search *s, uint64_t n, int options, int *top) {
     s->nodes = 0;
     s->depth = 0;
     table_reset(&s->lost);
-    ranks_of_deal(n, options, s->ranks, s->stock, &s->stock_size, top);
+    ranks_of_deal(n, options, s->size, s->ranks, s->stock, &s->stock_size, top);
     derive(s);
 }
 
 
 /* Many deals at once, by number (little-endian 64-bit each), for the survey: one byte a deal,
- * 1 won and 0 lost; with best, the fewest draws of a win (0-23) and 255 when lost. */
+ * 1 won and 0 lost; with best, the fewest draws of a win and 255 when lost. */
 static PyObject *py_survey(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *numbers;
     Shared sh;
     int best;
     if (!parse_shared(args, NULL, &numbers, &sh, &best)) return NULL;
+    Layout *L = sh.layout;
     Py_ssize_t count = PyBytes_GET_SIZE(numbers) / 8;
     if (PyBytes_GET_SIZE(numbers) % 8) {
+        release_layout(L);
         PyErr_SetString(PyExc_ValueError, "numbers: 64-bit little-endian deal numbers expected");
         return NULL;
     }
     const unsigned char *raw = (const unsigned char *)PyBytes_AS_STRING(numbers);
     PyObject *result = PyBytes_FromStringAndSize(NULL, count);
-    if (result == NULL) return NULL;
+    if (result == NULL) {
+        release_layout(L);
+        return NULL;
+    }
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
     /* One Search reused for every deal: made once from the first deal, re-dealt in place. */
     int top;
     Search *s = search_of_deal(0, &sh, &top);
     /* With best: a prepared deal, then best_line's two scratch tables. */
-    uint8_t *prepared = best ? malloc(HEADER + 3 * (size_t)set_count * REACH_ROW) : NULL;
+    size_t cells = (size_t)L->set_count * REACH_ROW;
+    uint8_t *prepared = best ? malloc(HEADER + 3 * cells) : NULL;
     if (s == NULL || (best && prepared == NULL)) {
         if (s != NULL) free_search(s);
+        free(prepared);
+        release_layout(L);
         Py_DECREF(result);
         return s == NULL ? NULL : PyErr_NoMemory();
     }
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < count && !failed; i++) {
-        uint64_t n = 0;
-        for (int b = 7; b >= 0; b--) n = n << 8 | raw[8 * i + b];
+        uint64_t n = read_word(raw + 8 * i);
         if (n >= 8031810176ULL) {
             failed = 2;
             break;
         }
         redeal(s, n, sh.options, &top);
         if (!best) {
-            int backward_pass, won = decide_search(s, set_count - 1, FULL_TABLE, 0, top, sh.cap,
-                                                   &backward_pass);
+            int backward_pass, won = decide_search(s, L, L->set_count - 1, L->full, 0, top,
+                                                   sh.cap, &backward_pass);
             if (won < 0) failed = 1;
             out[i] = (uint8_t)(won > 0);
             continue;
         }
-        fill_prepared(prepared, s->ranks, s->stock, s->stock_size, &s->fits[0][0], 0);
+        fill_prepared(L, prepared, s->ranks, s->stock, s->stock_size, &s->fits[0][0], 0);
         uint8_t line[MAX_PATH];
-        int fewest, winnable = 0 < prepared[HEADER + (size_t)(set_count - 1) * REACH_ROW + top];
-        int length = winnable ? best_line(prepared, set_count - 1, 0, top, line, &fewest,
-                                          prepared + HEADER + (size_t)set_count * REACH_ROW)
+        int fewest, winnable = 0 < prepared[HEADER + (size_t)(L->set_count - 1) * REACH_ROW + top];
+        int length = winnable ? best_line(L, prepared, L->set_count - 1, 0, top, line, &fewest,
+                                          prepared + HEADER + cells)
                               : -1;
         int draws = 0;
         for (int k = 0; k < length; k++) draws += line[k] == DRAW_STEP;
@@ -1563,6 +1841,7 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(prepared);
     free_search(s);
+    release_layout(L);
     if (failed) {
         Py_DECREF(result);
         if (failed == 2) {
@@ -1576,47 +1855,52 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
-     "solve(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, best_win)\n"
+     "solve(ranks, stock, fits, layout, wraps, present, drawn, top, best_win)\n"
      "-> (line or None, cards left at best when lost (best_win only), nodes).\n"
-     "line is bytes: a position 0-27 for a play, 255 for a draw."},
+     "line is bytes: a position for a play, 255 for a draw; layout: tables.compiled_layout's."},
     {"decide", py_decide, METH_VARARGS,
-     "decide(ranks, stock, fits, lying_under, under, no_bridge, wraps, present, drawn, top, cap)\n"
+     "decide(ranks, stock, fits, layout, wraps, present, drawn, top, cap)\n"
      "-> (winnable, whether the backward pass answered: the search passed cap positions)."},
     {"deal", py_deal, METH_VARARGS,
      "deal(number) -> the 52 cards (0-51) of deal number n as bytes, shuffled as "
-     "docs/deal-format.md says: tableau 0-27, the discard 28, the stock 29-51 top first."},
+     "docs/deal-format.md says: the table's cards first, then the discard, then the stock top "
+     "first."},
     {"decide_deal", py_decide_deal, METH_VARARGS,
-     "decide_deal(number, fits, lying_under, under, no_bridge, wraps, cap, options=0) -> "
+     "decide_deal(number, fits, layout, wraps, cap, options=0) -> "
      "(winnable from the start, whether the backward pass answered, positions), dealt in C; "
      "options: 1 an empty discard, 2 a joker."},
     {"survey", py_survey, METH_VARARGS,
-     "survey(numbers, fits, lying_under, under, no_bridge, wraps, cap, best, options=0) -> one "
+     "survey(numbers, fits, layout, wraps, cap, best, options=0) -> one "
      "byte a deal (numbers: little-endian 64-bit): 1 won, 0 lost; with best the fewest draws, "
      "255 lost; options as decide_deal's."},
     {"prepare", py_prepare, METH_VARARGS,
-     "prepare(ranks, stock, fits, lying_under, portable=False) -> the deal's answers for every "
+     "prepare(ranks, stock, fits, layout, portable=False) -> the deal's answers for every "
      "position (bytes); portable: the plain C path even where a vector one was built."},
     {"winnable_from", py_winnable_from, METH_VARARGS,
-     "winnable_from(prepared, present, drawn, top) -> can the position still be won?"},
+     "winnable_from(prepared, layout, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
-     "best_from(prepared, present, drawn, top) -> (the best win as bytes or None, the fewest "
-     "cards left at best when lost), by backward passes over the stock cut short."},
+     "best_from(prepared, layout, present, drawn, top) -> (the best win as bytes or None, the "
+     "fewest cards left at best when lost), by backward passes over the stock cut short."},
     {"hint_from", py_hint_from, METH_VARARGS,
-     "hint_from(prepared, present, drawn, top) -> the lowest winning play, 255 for the draw, -1 "
-     "when lost."},
+     "hint_from(prepared, layout, present, drawn, top) -> the lowest winning play, 255 for the "
+     "draw, -1 when lost."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "tripeaks.solver._search",
-    "The solver's depth-first search, compiled (see tripeaks/solver.py).", -1, methods,
+    "The solver's depth-first search, compiled (see tripeaks/solver/compiled.py).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
     make_deal_rest();
     PyObject *m = PyModule_Create(&module);
-    /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable one. */
-    if (m != NULL && PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0) {
+    /* VECTOR: whether the backward pass was built with a vector path (SSE2) beside the portable
+     * one; MAX_TABLEAU: the most cards of a layout it takes; HEADER: a prepared deal's bytes
+     * before its table. */
+    if (m != NULL && (PyModule_AddIntConstant(m, "VECTOR", HAVE_VECTOR) < 0 ||
+                      PyModule_AddIntConstant(m, "MAX_TABLEAU", MAX_TABLEAU) < 0 ||
+                      PyModule_AddIntConstant(m, "HEADER", HEADER) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,12 +1,17 @@
-"""The compiled search of tripeaks/solver/_search.c; tripeaks.solver.search is its only caller."""
+"""The compiled search of tripeaks/solver/_search.c; tripeaks.solver.compiled is its only caller.
+
+``layout`` is tripeaks.solver.tables.compiled_layout's bytes (any layout of at most MAX_TABLEAU
+cards); ``prepared`` is what ``prepare`` made on that layout."""
+
+VECTOR: int
+MAX_TABLEAU: int
+HEADER: int
 
 def solve(
     ranks: bytes,
     stock: bytes,
     fits: bytes,
-    lying_under: bytes,
-    under: bytes,
-    no_bridge: bytes,
+    layout: bytes,
     wraps: bool,
     present: int,
     drawn: int,
@@ -18,9 +23,7 @@ def decide(
     ranks: bytes,
     stock: bytes,
     fits: bytes,
-    lying_under: bytes,
-    under: bytes,
-    no_bridge: bytes,
+    layout: bytes,
     wraps: bool,
     present: int,
     drawn: int,
@@ -28,24 +31,21 @@ def decide(
     cap: int,
     /,
 ) -> tuple[bool, bool]: ...
-
-VECTOR: int
-
 def prepare(
-    ranks: bytes, stock: bytes, fits: bytes, lying_under: bytes, portable: bool = False, /
+    ranks: bytes, stock: bytes, fits: bytes, layout: bytes, portable: bool = False, /
 ) -> bytes: ...
-def winnable_from(prepared: bytes, present: int, drawn: int, top: int, /) -> bool: ...
-def hint_from(prepared: bytes, present: int, drawn: int, top: int, /) -> int: ...
+def winnable_from(
+    prepared: bytes, layout: bytes, present: int, drawn: int, top: int, /
+) -> bool: ...
+def hint_from(prepared: bytes, layout: bytes, present: int, drawn: int, top: int, /) -> int: ...
 def best_from(
-    prepared: bytes, present: int, drawn: int, top: int, /
+    prepared: bytes, layout: bytes, present: int, drawn: int, top: int, /
 ) -> tuple[bytes | None, int]: ...
 def deal(number: int, /) -> bytes: ...
 def decide_deal(
     number: int,
     fits: bytes,
-    lying_under: bytes,
-    under: bytes,
-    no_bridge: bytes,
+    layout: bytes,
     wraps: bool,
     cap: int,
     options: int = 0,
@@ -54,9 +54,7 @@ def decide_deal(
 def survey(
     numbers: bytes,
     fits: bytes,
-    lying_under: bytes,
-    under: bytes,
-    no_bridge: bytes,
+    layout: bytes,
     wraps: bool,
     cap: int,
     fewest_draws: bool,

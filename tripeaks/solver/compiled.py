@@ -2,10 +2,12 @@
 small interface as tripeaks/solver/portable.py (tripeaks/solver/kernel.py chooses one, once).
 
 - tripeaks/solver/_search.c: the depth-first search (the portable one's, move for move), is_winnable
-  as that search capped at ``cap`` positions and then the backward pass over the 22,932 table
-  sets, a deal's answers for every position (``prepare``), the best win by backward passes over
-  the stock cut after L cards, L found by a binary search (docs/solver.md), the deal format's
-  shuffle, and a survey of many deals dealt and decided in C;
+  as that search capped at ``cap`` positions and then the backward pass over the layout's table
+  sets (22,932 on Three Peaks), a deal's answers for every position (``prepare``), the best win
+  by backward passes over the stock cut after L cards, L found by a binary search
+  (docs/solver.md), the deal format's shuffle, and a survey of many deals dealt and decided in C;
+  on any layout of at most ``MAX_LAYOUT`` (35) cards, handed over as data
+  (tables.compiled_layout);
 - tripeaks/solver/_streak.c: the traditional best score, memoising only the positions right after
   a draw and walking each run of plays between two draws depth first;
 - tripeaks/solver/_strategy.c: the visible-card strategy's plays, with the ties drawn from the
@@ -25,23 +27,23 @@ from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.score import traditional_bonuses
 from tripeaks.solver import _search, _strategy, _streak
-from tripeaks.solver.tables import (
-    LYING_UNDER_BYTES,
-    NO_BRIDGE_BYTES,
-    UNDER_BYTES,
-    fits,
-    fits_table,
-)
+from tripeaks.solver.tables import compiled_layout, fits, fits_table
 
-_SHARED: dict[Rules, tuple[bytes, bytes, bytes, bytes, bool]] = {}
-"""What every deal of one rules hands the compiled search, by rules: one look per decision (the
-cached table and the wraps property were half a microsecond of a median of tens)."""
+MAX_LAYOUT: int = _search.MAX_TABLEAU
+"""The most cards of a layout the compiled search takes (35): a larger one is the portable
+kernel's (tripeaks/solver/search.py sends it there)."""
+
+_SHARED: dict[tuple[Rules, Layout], tuple[bytes, bytes, bool]] = {}
+"""What every deal of one rules on one layout hands the compiled search: one look per decision
+(the cached table and the wraps property were half a microsecond of a median of tens)."""
 
 
-def _shared(rules: Rules) -> tuple[bytes, bytes, bytes, bytes, bool]:
-    """The tables every deal of ``rules`` hands the compiled search, made once and kept."""
-    shared = fits_table(rules), LYING_UNDER_BYTES, UNDER_BYTES, NO_BRIDGE_BYTES, rules.wraps
-    _SHARED[rules] = shared
+def _shared(rules: Rules, layout: Layout) -> tuple[bytes, bytes, bool]:
+    """The tables every deal of ``rules`` on ``layout`` hands the compiled search, made once and
+    kept: which rank fits on which, the layout as data (tables.compiled_layout), whether ranks
+    wrap round."""
+    shared = fits_table(rules), compiled_layout(layout), rules.wraps
+    _SHARED[rules, layout] = shared
     return shared
 
 
@@ -51,52 +53,75 @@ def deal(number: int) -> bytes:
 
 
 def search(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, best_win: bool
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    best_win: bool,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[bytes | None, int, int]:
     """The depth-first search: (a winning line or None, cards left at best when lost, positions
     visited)."""
-    shared = _SHARED.get(rules) or _shared(rules)
+    shared = _SHARED.get((rules, layout)) or _shared(rules, layout)
     return _search.solve(tableau, stock, *shared, present, drawn, top, best_win)
 
 
 def decide(
-    tableau: bytes, stock: bytes, rules: Rules, present: int, drawn: int, top: int, cap: int
+    tableau: bytes,
+    stock: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    cap: int,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[bool, bool]:
     """(can the position be won, whether the backward pass answered): the capped search first,
     the backward pass when the search passes ``cap`` positions."""
-    shared = _SHARED.get(rules) or _shared(rules)
+    shared = _SHARED.get((rules, layout)) or _shared(rules, layout)
     return _search.decide(tableau, stock, *shared, present, drawn, top, cap)
 
 
-def decide_deal(number: int, rules: Rules, cap: int, options: int) -> tuple[bool, bool, int]:
-    """Deal ``number`` from its start, dealt and decided in C: (winnable, whether the backward
-    pass answered, positions the search visited). ``options``: EMPTY_DISCARD and JOKER bits."""
-    shared = _SHARED.get(rules) or _shared(rules)
+def decide_deal(
+    number: int, rules: Rules, cap: int, options: int, layout: Layout = THREE_PEAKS
+) -> tuple[bool, bool, int]:
+    """Deal ``number`` from its start on ``layout``, dealt and decided in C: (winnable, whether
+    the backward pass answered, positions the search visited). ``options``: EMPTY_DISCARD and
+    JOKER bits."""
+    shared = _SHARED.get((rules, layout)) or _shared(rules, layout)
     if options:
         return _search.decide_deal(number, *shared, cap, options)
     return _search.decide_deal(number, *shared, cap)
 
 
 def survey(
-    numbers: Sequence[int], rules: Rules, cap: int, fewest_draws: bool, options: int
+    numbers: Sequence[int],
+    rules: Rules,
+    cap: int,
+    fewest_draws: bool,
+    options: int,
+    layout: Layout = THREE_PEAKS,
 ) -> bytes:
     """The whole batch dealt and decided in C, one byte a deal."""
     packed = struct.pack(f"<{len(numbers)}Q", *numbers)
-    shared = _SHARED.get(rules) or _shared(rules)
+    shared = _SHARED.get((rules, layout)) or _shared(rules, layout)
     return _search.survey(packed, *shared, cap, fewest_draws, options)
 
 
 class Prepared:
     """One deal's answers for every position: the compiled backward pass's buffer (the deal's
-    ranks and fits, then the table)."""
+    ranks and fits, then the table) and the layout it was made on."""
 
-    __slots__ = ("_buffer",)
+    __slots__ = ("_buffer", "_layout")
 
-    HEADER = 272
+    HEADER: int = _search.HEADER
     """What the buffer keeps before its table: the deal's ranks and its fits."""
 
-    def __init__(self, buffer: bytes) -> None:
+    def __init__(self, buffer: bytes, layout: bytes) -> None:
         self._buffer = buffer
+        self._layout = layout
 
     @property
     def table(self) -> bytes:
@@ -104,18 +129,19 @@ class Prepared:
         return self._buffer[self.HEADER :]
 
     def winnable_at(self, present: int, drawn: int, top: int) -> bool:
-        return _search.winnable_from(self._buffer, present, drawn, top)
+        return _search.winnable_from(self._buffer, self._layout, present, drawn, top)
 
     def first_win(self, present: int, drawn: int, top: int) -> int:
-        return _search.hint_from(self._buffer, present, drawn, top)
+        return _search.hint_from(self._buffer, self._layout, present, drawn, top)
 
     def best_win(self, present: int, drawn: int, top: int) -> tuple[bytes | None, int]:
-        return _search.best_from(self._buffer, present, drawn, top)
+        return _search.best_from(self._buffer, self._layout, present, drawn, top)
 
 
-def prepare(tableau: bytes, stock: bytes, rules: Rules) -> Prepared:
-    """The backward pass over every position of the deal (about a millisecond)."""
-    return Prepared(_search.prepare(tableau, stock, fits_table(rules), LYING_UNDER_BYTES))
+def prepare(tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS) -> Prepared:
+    """The backward pass over every position of the deal (about a millisecond on Three Peaks)."""
+    data = compiled_layout(layout)
+    return Prepared(_search.prepare(tableau, stock, fits_table(rules), data), data)
 
 
 def winnable_positions(
@@ -124,12 +150,13 @@ def winnable_positions(
     rules: Rules,
     positions: Sequence[tuple[int, int, int]],
     cap: int,
+    layout: Layout = THREE_PEAKS,
 ) -> list[bool]:
     """A few positions of a deal asked about once (a fair hint's samples): each is the capped
     search, which mostly finds a win in microseconds, with the backward pass only for those it
     cannot settle; five times faster for a fair hint than preparing every position of the deal,
     which pays when a deal is asked about again and again."""
-    shared = _SHARED.get(rules) or _shared(rules)
+    shared = _SHARED.get((rules, layout)) or _shared(rules, layout)
     return [
         not present or _search.decide(tableau, stock, *shared, present, drawn, top, cap)[0]
         for present, drawn, top in positions

@@ -21,7 +21,6 @@ from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring
 from tripeaks.solver import kernel as seam
-from tripeaks.solver import portable
 from tripeaks.solver import search as solver
 from tripeaks.solver.kernel import Kernel
 from tripeaks.solver.tables import WILD
@@ -237,18 +236,9 @@ def fair_hint(game: Game, samples: int = 200, seed: int = 0) -> FairHint:
 def _winnable_positions(
     cards: Deal, rules: Rules, positions: list[tuple[int, int, int]], layout: Layout
 ) -> list[bool]:
-    """Can each position of a sampled deal on ``layout`` still be won? Three Peaks' through the
-    search's winnable_positions (the capped search, then the backward pass); another layout's by
-    the portable search, which takes any layout (tripeaks.solver.search's own routing of them)."""
-    if layout is THREE_PEAKS:
-        return solver.winnable_positions(cards, rules, positions)
-    tableau = bytes(card.rank for card in cards.tableau)
-    stock = bytes(card.rank for card in cards.stock)
-    return [
-        not present
-        or portable.decide(tableau, stock, rules, present, drawn, top, solver.DECIDE_CAP, layout)[0]
-        for present, drawn, top in positions
-    ]
+    """Can each position of a sampled deal on ``layout`` still be won? Through the search's
+    winnable_positions (the capped search, then the backward pass), on any layout."""
+    return solver.winnable_positions(cards, rules, positions, layout)
 
 
 # Difficulty grades ---------------------------------------------------------------------------

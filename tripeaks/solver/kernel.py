@@ -45,9 +45,15 @@ class Prepared(Protocol):
 class Kernel(Protocol):
     """What a kernel offers (a module: tripeaks.solver.compiled or tripeaks.solver.portable).
 
-    A deal is handed over as its ranks: ``tableau`` (28 bytes) and ``stock`` (top first; 0 the
-    joker); ``top`` is the rank on the discard, 0 the wildcard (an empty discard or a joker).
-    Lines are bytes: a position 0-27 a play, 255 a draw."""
+    A deal is handed over as its ranks: ``tableau`` (one byte a position of the layout: 28 on
+    Three Peaks) and ``stock`` (top first; 0 the joker); ``top`` is the rank on the discard, 0 the
+    wildcard (an empty discard or a joker). Lines are bytes: a position a play, 255 a draw. The
+    searches take any ``layout`` (Three Peaks unless said) of at most ``MAX_LAYOUT`` cards."""
+
+    @property
+    def MAX_LAYOUT(self) -> int:
+        """The most cards of a layout the kernel's searches take."""
+        ...
 
     def deal(self, number: int) -> bytes:
         """The shuffled deck of deal ``number``: 52 card indices in dealing order."""
@@ -62,6 +68,7 @@ class Kernel(Protocol):
         drawn: int,
         top: int,
         best_win: bool,
+        layout: Layout = THREE_PEAKS,
     ) -> tuple[bytes | None, int, int]:
         """The depth-first search: (a win, the fewest draws with ``best_win``, or None; the
         fewest cards left when lost and ``best_win``; positions visited, a figure)."""
@@ -76,18 +83,21 @@ class Kernel(Protocol):
         drawn: int,
         top: int,
         cap: int,
+        layout: Layout = THREE_PEAKS,
     ) -> tuple[bool, bool]:
         """(can the position be won, whether the backward pass answered after ``cap``)."""
         ...
 
     def decide_deal(
-        self, number: int, rules: Rules, cap: int, options: int
+        self, number: int, rules: Rules, cap: int, options: int, layout: Layout = THREE_PEAKS
     ) -> tuple[bool, bool, int]:
         """decide from the start of deal ``number`` with the option bits (1 an empty discard, 2
         a joker), and the positions visited."""
         ...
 
-    def prepare(self, tableau: bytes, stock: bytes, rules: Rules) -> Prepared:
+    def prepare(
+        self, tableau: bytes, stock: bytes, rules: Rules, layout: Layout = THREE_PEAKS
+    ) -> Prepared:
         """The deal's answers for every position."""
         ...
 
@@ -98,12 +108,19 @@ class Kernel(Protocol):
         rules: Rules,
         positions: Sequence[tuple[int, int, int]],
         cap: int,
+        layout: Layout = THREE_PEAKS,
     ) -> list[bool]:
         """Can each of a few positions of one deal still be won?"""
         ...
 
     def survey(
-        self, numbers: Sequence[int], rules: Rules, cap: int, fewest_draws: bool, options: int
+        self,
+        numbers: Sequence[int],
+        rules: Rules,
+        cap: int,
+        fewest_draws: bool,
+        options: int,
+        layout: Layout = THREE_PEAKS,
     ) -> bytes:
         """Many deals from their start: 1 winnable, 0 not; with ``fewest_draws`` the fewest
         draws of a win, 255 for none."""

@@ -56,7 +56,7 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.codes import GameCode, deck
 from tripeaks.engine.codes import deal as deal_code
 from tripeaks.engine.layout import (
-    ALL_MASK,
+    MAX_SIZE,
     THREE_PEAKS,
     Layout,
 )
@@ -383,6 +383,10 @@ def decide(
     return line is not None, False
 
 
+MAX_LAYOUT = MAX_SIZE
+"""The portable searches take every layout the engine does."""
+
+
 def deal(number: int) -> bytes:
     """The shuffled deck of deal ``number``, one card index a byte (the engine's own dealing)."""
     return deck(number)
@@ -393,34 +397,44 @@ JOKER = 2
 """The option bits: the variants that change the cards."""
 
 
-def _dealt(number: int, rules: Rules, options: int) -> tuple[bytes, bytes, int]:
-    """The ranks of deal ``number``'s tableau and stock with ``options``, and its top's."""
+def _dealt(
+    number: int, rules: Rules, options: int, layout: Layout = THREE_PEAKS
+) -> tuple[bytes, bytes, int]:
+    """The ranks of deal ``number``'s tableau and stock on ``layout`` with ``options``, and its
+    top's."""
     variant = Variant(
         rules, empty_discard=bool(options & EMPTY_DISCARD), joker=bool(options & JOKER)
     )
-    cards = deal_code(GameCode.from_number(number, variant))
+    cards = deal_code(GameCode.from_number(number, variant), layout)
     tableau = bytes(card.rank for card in cards.tableau)
     stock = bytes(card.rank for card in cards.stock)
     return tableau, stock, WILD if cards.discard is None else cards.discard.rank
 
 
-def decide_deal(number: int, rules: Rules, cap: int, options: int) -> tuple[bool, bool, int]:
-    """Deal ``number`` from its start: (winnable, whether the backward pass answered, positions
-    the search visited)."""
-    tableau, stock, top = _dealt(number, rules, options)
-    line, _left, nodes = search(tableau, stock, rules, ALL_MASK, 0, top, False)
+def decide_deal(
+    number: int, rules: Rules, cap: int, options: int, layout: Layout = THREE_PEAKS
+) -> tuple[bool, bool, int]:
+    """Deal ``number`` from its start on ``layout``: (winnable, whether the backward pass
+    answered, positions the search visited)."""
+    tableau, stock, top = _dealt(number, rules, options, layout)
+    line, _left, nodes = search(tableau, stock, rules, layout.all_mask, 0, top, False, layout)
     return line is not None, False, nodes
 
 
 def survey(
-    numbers: Sequence[int], rules: Rules, cap: int, fewest_draws: bool, options: int
+    numbers: Sequence[int],
+    rules: Rules,
+    cap: int,
+    fewest_draws: bool,
+    options: int,
+    layout: Layout = THREE_PEAKS,
 ) -> bytes:
-    """One byte a deal from its start: 1 winnable, 0 not; with ``fewest_draws`` a win's fewest
-    draws or 255 (lost)."""
+    """One byte a deal from its start on ``layout``: 1 winnable, 0 not; with ``fewest_draws`` a
+    win's fewest draws or 255 (lost)."""
     out = bytearray()
     for number in numbers:
-        tableau, stock, top = _dealt(number, rules, options)
-        line = search(tableau, stock, rules, ALL_MASK, 0, top, fewest_draws)[0]
+        tableau, stock, top = _dealt(number, rules, options, layout)
+        line = search(tableau, stock, rules, layout.all_mask, 0, top, fewest_draws, layout)[0]
         if not fewest_draws:
             out.append(line is not None)
         else:
@@ -516,10 +530,11 @@ def winnable_positions(
     rules: Rules,
     positions: Sequence[tuple[int, int, int]],
     cap: int,
+    layout: Layout = THREE_PEAKS,
 ) -> list[bool]:
     """Can each position of one deal still be won? One backward pass answers them all (``cap``
     is the compiled kernel's)."""
-    prepared = Prepared(tableau, stock, rules)
+    prepared = Prepared(tableau, stock, rules, layout)
     return [prepared.winnable_at(*position) for position in positions]
 
 

@@ -14,9 +14,9 @@ The searching itself is the kernel's, chosen once by tripeaks/solver/kernel.py: 
 rest to the backward pass, ``solve`` finds the best win by backward passes; docs/solver.md has the
 why), else the portable Python (tripeaks/solver/portable.py: the same depth-first search with its
 sound rules to stop early). This module turns games and codes into what a kernel takes and its
-answers into the engine's actions, the same whichever kernel runs. A game or code on another
-layout than Three Peaks goes to the portable search, which takes any layout's tables (the compiled
-kernel knows Three Peaks alone yet; docs/solver.md "Layouts").
+answers into the engine's actions, the same whichever kernel runs, on any layout: the kernels take
+the layout as data (docs/solver.md "Layouts"); a layout larger than the compiled search takes (35
+cards) goes to the portable one.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tripeaks.engine import score as scoring
 from tripeaks.engine.cards import FULL_DECK
 from tripeaks.engine.codes import Deal, GameCode, NotOffered, deal
 from tripeaks.engine.game import DRAW, Action, Game
-from tripeaks.engine.layout import MAX_SIZE, TABLEAU_SIZE, THREE_PEAKS, Layout
+from tripeaks.engine.layout import MAX_SIZE, THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import kernel as seam
@@ -75,6 +75,12 @@ class Solution:
     max_removed: int
 
 
+def _kernel(layout: Layout) -> Kernel:
+    """The kernel the seam chose, or the portable one for a layout larger than the chosen one
+    takes (the compiled search takes up to 35 cards; the engine's layouts up to 51)."""
+    return seam.KERNEL if layout.size <= seam.KERNEL.MAX_LAYOUT else portable
+
+
 def _ranks(cards: Deal) -> tuple[bytes, bytes]:
     """A deal as the kernels take it: its tableau's ranks and its stock's (0 the joker)."""
     return bytes(card.rank for card in cards.tableau), bytes(card.rank for card in cards.stock)
@@ -93,13 +99,9 @@ class Answers:
     def __init__(
         self, cards: Deal, rules: Rules, kernel: Kernel | None = None, layout: Layout = THREE_PEAKS
     ) -> None:
-        self._prepared: Prepared
-        if layout is THREE_PEAKS:
-            self._prepared = (kernel or seam.KERNEL).prepare(*_ranks(cards), rules)
-        elif kernel is None or kernel is portable:
-            self._prepared = portable.prepare(*_ranks(cards), rules, layout)
-        else:
-            raise ValueError(f"only the portable kernel searches {layout.id} yet")
+        self._prepared: Prepared = (kernel or _kernel(layout)).prepare(
+            *_ranks(cards), rules, layout
+        )
 
     @classmethod
     def of(cls, game: Game, kernel: Kernel | None = None) -> Answers:
@@ -148,36 +150,33 @@ class Answers:
 
 
 def winnable_positions(
-    cards: Deal, rules: Rules, positions: Sequence[tuple[int, int, int]]
+    cards: Deal,
+    rules: Rules,
+    positions: Sequence[tuple[int, int, int]],
+    layout: Layout = THREE_PEAKS,
 ) -> list[bool]:
     """Can each position (cards on the table, cards drawn, rank on the discard) of one deal still
     be won? A few positions of a deal that is asked about once (a fair hint's samples): compiled,
     each is the capped search, which mostly finds a win in microseconds, with the backward pass
     only for those it cannot settle; five times faster for a fair hint than preparing every
     position of the deal (:class:`Answers`), which pays when a deal is asked about again and again."""
-    return seam.KERNEL.winnable_positions(*_ranks(cards), rules, positions, DECIDE_CAP)
+    return _kernel(layout).winnable_positions(*_ranks(cards), rules, positions, DECIDE_CAP, layout)
 
 
 def _explore(game: Game, best_win: bool) -> tuple[bytes | None, int, int]:
     """The depth-first search from ``game``: (a winning line or None, cards left at best when
     lost, nodes visited); with ``best_win`` the line has the fewest draws."""
     tableau, stock = _ranks(game.deal)
-    return seam.KERNEL.search(
-        tableau, stock, game.rules, game.present, game.drawn, game.top_rank, best_win
+    return _kernel(game.layout).search(
+        tableau, stock, game.rules, game.present, game.drawn, game.top_rank, best_win, game.layout
     )
 
 
 def _decide(game: Game, cap: int = DECIDE_CAP) -> tuple[bool, bool]:
     """(can the game be won, whether the backward pass answered): compiled, the capped search
-    first, the backward pass when the search passes ``cap`` positions. On another layout than
-    Three Peaks, the portable search."""
+    first, the backward pass when the search passes ``cap`` positions."""
     cards = game.deal
-    if game.layout is not THREE_PEAKS:
-        tableau, stock = _ranks(cards)
-        return portable.decide(
-            tableau, stock, game.rules, game.present, game.drawn, game.top_rank, cap, game.layout
-        )
-    return seam.KERNEL.decide(
+    return _kernel(game.layout).decide(
         bytes(card.rank for card in cards.tableau),
         bytes(card.rank for card in cards.stock),
         game.rules,
@@ -185,6 +184,7 @@ def _decide(game: Game, cap: int = DECIDE_CAP) -> tuple[bool, bool]:
         game.drawn,
         game.top_rank,
         cap,
+        game.layout,
     )
 
 
@@ -221,18 +221,19 @@ def _options(variant: Variant) -> int:
 
 
 def _start_ranks(code: GameCode) -> tuple[bytes, bytes, int]:
-    """The ranks of a code's tableau and stock and the top's rank at its start, either form, with
-    no card, deal or game object made for a standard deal: a handful of Python objects (the
-    garbage collector walks every tracked object the process holds whenever enough new ones pile
-    up; a Game and its cards were hundreds). With an empty discard or a joker, or on another
-    layout than Three Peaks, they come from the code's Deal."""
-    if _options(code.variant) or code.layout is not THREE_PEAKS:
+    """The ranks of a code's tableau and stock and the top's rank at its start, either form, on
+    its layout, with no card, deal or game object made for a standard deal: a handful of Python
+    objects (the garbage collector walks every tracked object the process holds whenever enough
+    new ones pile up; a Game and its cards were hundreds). With an empty discard or a joker they
+    come from the code's Deal."""
+    if _options(code.variant):
         cards = deal(code)
         tableau, stock = _ranks(cards)
         return tableau, stock, WILD if cards.discard is None else cards.discard.rank
     deck = code.deck() if code.long else seam.KERNEL.deal(code.number)
     ranks = deck.translate(_RANK_OF_CARD)
-    return ranks[:TABLEAU_SIZE], ranks[TABLEAU_SIZE + 1 :], ranks[TABLEAU_SIZE]
+    size = code.layout.size
+    return ranks[:size], ranks[size + 1 :], ranks[size]
 
 
 def _solved_deal(code: GameCode) -> Solution:
@@ -241,12 +242,8 @@ def _solved_deal(code: GameCode) -> Solution:
     tableau, stock, top = _start_ranks(code)
     layout = code.layout
     full = layout.all_mask
-    if layout is THREE_PEAKS:
-        steps, left = seam.KERNEL.prepare(tableau, stock, code.rules).best_win(full, 0, top)
-    else:
-        steps, left, _nodes = portable.search(
-            tableau, stock, code.rules, full, 0, top, True, layout
-        )
+    prepared = _kernel(layout).prepare(tableau, stock, code.rules, layout)
+    steps, left = prepared.best_win(full, 0, top)
     if steps is None:
         return Solution(False, (), 0, None, layout.size - left)
     score = _score_after(scoring.START, full, steps, layout)
@@ -257,15 +254,15 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
     """Can the position be won at all? Stops at the first win found.
 
     From a TP1 code the deal is dealt and decided by the kernel from its number (compiled, in C:
-    no cards or game are built in Python); a TP2 code's ranks go from its deck to the same search.
-    A code or game on another layout than Three Peaks is decided by the portable search (the
-    compiled kernel knows Three Peaks alone)."""
+    no cards or game are built in Python), on any layout; a TP2 code's ranks go from its deck to
+    the same search."""
     if not isinstance(game_or_code, Game):
         code = _code(game_or_code, scored=False)
         rules = code.rules if rules is None else rules
-        if code.long or code.layout is not THREE_PEAKS:
+        if code.long:
             return _decide_start(code.with_rules(rules))
-        return _decide_deal(code.number, rules, options=_options(code.variant))[0]
+        options = _options(code.variant)
+        return _decide_deal(code.number, rules, options=options, layout=code.layout)[0]
     game = _start(game_or_code, rules, scored=False)
     if not game.present:
         return True
@@ -273,11 +270,16 @@ def is_winnable(game_or_code: Game | GameCode | str, rules: Rules | None = None)
 
 
 def _decide_deal(
-    number: int, rules: Rules, cap: int = DECIDE_CAP, options: int = 0
+    number: int,
+    rules: Rules,
+    cap: int = DECIDE_CAP,
+    options: int = 0,
+    layout: Layout = THREE_PEAKS,
 ) -> tuple[bool, bool, int]:
-    """Deal ``number`` from its start: (winnable, whether the backward pass answered, positions
-    the search visited). ``options``: EMPTY_DISCARD and JOKER bits, dealt by the kernel too."""
-    return seam.KERNEL.decide_deal(number, rules, cap, options)
+    """Deal ``number`` from its start on ``layout``: (winnable, whether the backward pass
+    answered, positions the search visited). ``options``: EMPTY_DISCARD and JOKER bits, dealt by
+    the kernel too."""
+    return _kernel(layout).decide_deal(number, rules, cap, options, layout)
 
 
 def _decide_start(code: GameCode, cap: int = DECIDE_CAP) -> bool:
@@ -285,10 +287,8 @@ def _decide_start(code: GameCode, cap: int = DECIDE_CAP) -> bool:
     form's way (its deck is no deal number the kernel could deal)."""
     tableau, stock, top = _start_ranks(code)
     layout = code.layout
-    if layout is not THREE_PEAKS:
-        return portable.decide(tableau, stock, code.rules, layout.all_mask, 0, top, cap, layout)[0]
-    full = (1 << TABLEAU_SIZE) - 1
-    return seam.KERNEL.decide(tableau, stock, code.rules, full, 0, top, cap)[0]
+    full = layout.all_mask
+    return _kernel(layout).decide(tableau, stock, code.rules, full, 0, top, cap, layout)[0]
 
 
 LOST = 255
@@ -296,15 +296,19 @@ LOST = 255
 
 
 def survey_numbers(
-    numbers: Sequence[int], rules: Rules | Variant, fewest_draws: bool = False
+    numbers: Sequence[int],
+    rules: Rules | Variant,
+    fewest_draws: bool = False,
+    layout: Layout = THREE_PEAKS,
 ) -> bytes:
-    """Many deals by number, each from its start: one byte a deal, 1 winnable and 0 not; with
-    ``fewest_draws``, a win's fewest draws (0-25) or LOST. Compiled, the whole batch is dealt and
-    decided in C. A Variant's options are dealt too; its scoring changes neither a verdict nor the
-    fewest draws of a win, so it is set aside."""
+    """Many deals by number, each from its start on ``layout``: one byte a deal, 1 winnable and 0
+    not; with ``fewest_draws``, a win's fewest draws or LOST. Compiled, the whole batch is dealt
+    and decided in C. A Variant's options are dealt too; its scoring changes neither a verdict nor
+    the fewest draws of a win, so it is set aside."""
     variant = rules if isinstance(rules, Variant) else Variant(rules)
     variant = replace(variant, scoring=Scoring.OURS)
-    return seam.KERNEL.survey(numbers, variant.rules, DECIDE_CAP, fewest_draws, _options(variant))
+    options = _options(variant)
+    return _kernel(layout).survey(numbers, variant.rules, DECIDE_CAP, fewest_draws, options, layout)
 
 
 def hint(game: Game) -> Action | None:

@@ -54,8 +54,7 @@ def _lying_under(positions: int) -> int:
 
 LYING_UNDER = tuple(tuple(_lying_under(b << 7 * k) for b in range(128)) for k in range(4))
 """For each 7 positions and each set of them, the cards those lie on: free cards in four looks
-(the compiled search gets the same table as bytes)."""
-LYING_UNDER_BYTES = struct.pack("<512I", *(m for chunk in LYING_UNDER for m in chunk))
+(the compiled search gets the same table for any layout from :func:`compiled_layout`)."""
 
 
 def free_mask(present: int) -> int:
@@ -85,8 +84,6 @@ NO_BRIDGE_MASK: tuple[int, ...] = tuple(
 )
 """NO_BRIDGE_MASK[p]: cards that can never be the discard card the card at p goes on. Those under
 it are played after it; those over it but not right over it are gone while it is still covered."""
-UNDER_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *UNDER_MASK)
-NO_BRIDGE_BYTES = struct.pack(f"<{TABLEAU_SIZE}I", *NO_BRIDGE_MASK)
 
 
 @functools.cache
@@ -106,7 +103,7 @@ def table_sets(layout: Layout = THREE_PEAKS) -> TableSets:
     A card leaves only when every card over it is gone, so only 22,932 sets ever occur on Three
     Peaks (35,476 to 354,456 on the other layouts). For each: its mask, its free cards (lowest
     first) each with the number of the set its removal leaves, and the number of each mask. The
-    compiled extension numbers Three Peaks' the same way.
+    compiled extension numbers every layout's the same way.
     """
     if layout is not THREE_PEAKS:
         return _table_sets(layout_tables(layout).free_mask, layout.all_mask)
@@ -187,6 +184,34 @@ def _free_mask_of(layout: Layout) -> Callable[[int], int]:
 def layout_tables(layout: Layout) -> LayoutTables:
     """The search's tables of ``layout``, made once."""
     return LayoutTables(layout)
+
+
+COMPILED_CHUNKS = 5
+"""The compiled search looks at the cards 7 positions at a time, in five looks: layouts of up to
+35 cards (tripeaks/solver/_search.c MAX_TABLEAU)."""
+
+
+@functools.cache
+def compiled_layout(layout: Layout) -> bytes:
+    """``layout`` as the compiled search takes it (tripeaks/solver/_search.c "a layout, as Python
+    hands it over"): b"TPL1", its size and three zero bytes, then little-endian 64-bit masks: for
+    each 7 positions (five chunks) and each set of them the cards those lie on, then what lies
+    under each card, then the cards that can never be the discard card it goes on. Made once per
+    layout: the extension keeps what it read by this very bytes object. A layout of more than 35
+    cards makes bytes the extension refuses (ValueError)."""
+    table = layout_tables(layout)
+    covers = layout.covers
+    chunks = max(COMPILED_CHUNKS, (layout.size + 6) // 7)
+
+    def lying_under(positions: int) -> int:
+        return functools.reduce(
+            operator.or_, (1 << q for p in bits(positions) for q in covers[p]), 0
+        )
+
+    lying = [lying_under(b << 7 * k & layout.all_mask) for k in range(chunks) for b in range(128)]
+    masks = [*lying, *table.under_mask, *table.no_bridge_mask]
+    header = b"TPL1" + bytes([min(layout.size, 255), 0, 0, 0])
+    return header + struct.pack(f"<{len(masks)}Q", *masks)
 
 
 ROW = 16
