@@ -15,7 +15,7 @@ from tripeaks.cli.main import build_parser, main
 from tripeaks.cli.solve import _Progress
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBCOMMANDS = ("deal", "describe", "play", "solve", "survey", "migrate", "serve")
+SUBCOMMANDS = ("deal", "describe", "play", "solve", "survey", "journey", "migrate", "serve")
 
 
 def test_every_subcommand_is_here() -> None:
@@ -110,6 +110,7 @@ def test_a_database_it_cannot_use_is_status_1_in_one_line(
         ["play", "TP1-E-AAAAAAB"],
         ["solve", "TP1-E-AAAAAAB"],
         ["survey", "--deals", "2", "--workers", "1", "--seed", "1"],
+        ["journey"],
         ["migrate", "--db", "{tmp}/games.db"],
     ],
     ids=lambda argv: argv[0],

@@ -81,6 +81,7 @@ def test_the_wheel_holds_every_file_the_app_reads_and_the_compiled_searches(dist
         "stubs": ".pyi",
         "page": "tripeaks/web/static/",
         "migrations": "tripeaks/store/migrations/versions/",
+        "journey": "tripeaks/journey/levels.json",
     }
     for kind, mark in kinds.items():
         assert any(mark in name for name in package), f"no {kind} in the package?"

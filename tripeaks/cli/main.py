@@ -183,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
 
+    from tripeaks.cli.journey import add_command as add_journey
+
+    add_journey(commands)
+
     from tripeaks.cli.serve import add_command as add_serve
 
     add_serve(commands)
