@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from tripeaks_page import EXAMPLE_CODE, card, choose, moves, no_violations
+from tripeaks_page import EXAMPLE_CODE, HELP_SECTIONS, card, choose, moves, no_violations
 
 from tripeaks.i18n import messages
 
@@ -23,19 +23,7 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
 
 
-SECTIONS = [
-    "howto",
-    "rules",
-    "example",
-    "scoring",
-    "undo",
-    "codes",
-    "choices",
-    "variants",
-    "layouts",
-    "keys",
-    "sources",
-]
+SECTIONS = HELP_SECTIONS
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

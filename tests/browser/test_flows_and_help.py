@@ -8,22 +8,11 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from tripeaks_page import EXAMPLE_CODE, card, more_options, moves, no_violations
+from tripeaks_page import EXAMPLE_CODE, HELP_SECTIONS, card, more_options, moves, no_violations
 
 from tripeaks.i18n import messages
 
-MORE = [
-    "rules",
-    "example",
-    "scoring",
-    "undo",
-    "codes",
-    "choices",
-    "variants",
-    "layouts",
-    "keys",
-    "sources",
-]
+MORE = HELP_SECTIONS[1:]  # the sections folded below the first
 LANGS = ["en", "fi", "ca"]
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 from tripeaks_page import (
     EXAMPLE_CODE,
     WIN_CODE,
     card,
     choose,
+    focused_pos,
     live,
     moves,
     stock,
     toast,
+    walk_to,
     winning_line,
 )
 
@@ -19,38 +21,6 @@ from tripeaks.engine.game import Action, ActionKind, Game
 from tripeaks.i18n.describe import describe
 
 ARROWS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")
-
-
-def focused_pos(page: Page) -> str | None:
-    return page.evaluate(
-        "(() => { const el = document.activeElement;"
-        " return el.id === 'stock' ? 'stock' : el.closest('#tableau') ? el.dataset.pos : null; })()"
-    )
-
-
-def walk_to(page: Page, target: str) -> None:
-    """Press arrow keys, as a player would, until the card at ``target`` has the focus."""
-    for _ in range(40):
-        here = focused_pos(page)
-        assert here is not None, "focus left the board"
-        if here == target:
-            return
-        delta = page.evaluate(
-            """([from, to]) => {
-                 const el = (p) => p === 'stock' ? document.getElementById('stock')
-                   : document.querySelector(`#tableau [data-pos='${p}']`);
-                 const a = el(from).getBoundingClientRect(), b = el(to).getBoundingClientRect();
-                 return [b.x + b.width / 2 - a.x - a.width / 2, b.y + b.height / 2 - a.y - a.height / 2,
-                         a.height];
-               }""",
-            [here, target],
-        )
-        dx, dy, height = delta
-        if abs(dy) > height * 0.3:
-            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
-        else:
-            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
-    raise AssertionError(f"arrow keys never reached {target}")
 
 
 def test_a_whole_game_by_keyboard_alone(new_page):

@@ -11,7 +11,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
-from tripeaks_page import card, choose, moves, name_at, no_violations, stock, winning_line
+from tripeaks_page import (
+    card,
+    choose,
+    focused_pos,
+    moves,
+    name_at,
+    no_violations,
+    stock,
+    walk_to,
+    winning_line,
+)
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Action, ActionKind, Game
@@ -208,44 +218,6 @@ def test_a_whole_game_won_by_touch_on_a_phone(new_page, layout):
     settle(page)
     dealt = page.evaluate("window.recorded.splice(0)")
     assert sum(1 for frames in dealt if "translate(" in frames) >= BY_ID[layout].size
-
-
-def focused_pos(page: Page) -> str | None:
-    return page.evaluate(
-        "(() => { const el = document.activeElement;"
-        " return el.id === 'stock' ? 'stock' : el.closest('#tableau') ? el.dataset.pos : null; })()"
-    )
-
-
-def walk_to(page: Page, target: str) -> None:
-    """Arrow keys, as a player would press them looking at the table, until the card at ``target`` has the
-    focus: up or down while it is in another row, else left or right; back at a card already left, the
-    other way (on Diamonds the row between may have nothing near the target: sideways first)."""
-    seen: set[str] = set()
-    for _ in range(40):
-        here = focused_pos(page)
-        assert here is not None, "focus left the board"
-        if here == target:
-            return
-        dx, dy, height = page.evaluate(
-            """([from, to]) => {
-                 const el = (p) => p === 'stock' ? document.getElementById('stock')
-                   : document.querySelector(`#tableau [data-pos='${p}']`);
-                 const a = el(from).getBoundingClientRect(), b = el(to).getBoundingClientRect();
-                 return [b.x + b.width / 2 - a.x - a.width / 2, b.y + b.height / 2 - a.y - a.height / 2,
-                         a.height];
-               }""",
-            [here, target],
-        )
-        vertical = abs(dy) > height * 0.3
-        if here in seen and abs(dx) > 1:
-            vertical = not vertical
-        seen.add(here)
-        if vertical:
-            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
-        else:
-            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
-    raise AssertionError(f"arrow keys never reached {target}")
 
 
 @pytest.mark.parametrize("layout", WON)

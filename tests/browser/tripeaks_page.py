@@ -14,6 +14,20 @@ WIN_CODE = "TP1-E-AAAAAAC"
 """A deal the tests win; its winning line comes from the solver."""
 EXAMPLE_CODE = "TP1-E-AAAAAAB"
 STUCK_CODE = "TP1-C-AAAAAAH"
+HELP_SECTIONS = [
+    "howto",
+    "rules",
+    "example",
+    "scoring",
+    "undo",
+    "codes",
+    "choices",
+    "variants",
+    "layouts",
+    "keys",
+    "sources",
+]
+"""The help's sections, in the order the help shows them (the first one open)."""
 """Drawing all 23 stock cards of this deal, playing nothing, leaves no possible move."""
 
 
@@ -112,3 +126,41 @@ def more_options(page: Page) -> Locator:
         more.locator("summary").click()
     expect(more).to_have_attribute("open", "")
     return dialog
+
+
+def focused_pos(page: Page) -> str | None:
+    return page.evaluate(
+        "(() => { const el = document.activeElement;"
+        " return el.id === 'stock' ? 'stock' : el.closest('#tableau') ? el.dataset.pos : null; })()"
+    )
+
+
+def walk_to(page: Page, target: str) -> None:
+    """Arrow keys, as a player would press them looking at the table, until the card at ``target`` has the
+    focus: up or down while it is in another row, else left or right; back at a card already left, the
+    other way (on Diamonds the row between may have nothing near the target: sideways first)."""
+    seen: set[str] = set()
+    for _ in range(40):
+        here = focused_pos(page)
+        assert here is not None, "focus left the board"
+        if here == target:
+            return
+        dx, dy, height = page.evaluate(
+            """([from, to]) => {
+                 const el = (p) => p === 'stock' ? document.getElementById('stock')
+                   : document.querySelector(`#tableau [data-pos='${p}']`);
+                 const a = el(from).getBoundingClientRect(), b = el(to).getBoundingClientRect();
+                 return [b.x + b.width / 2 - a.x - a.width / 2, b.y + b.height / 2 - a.y - a.height / 2,
+                         a.height];
+               }""",
+            [here, target],
+        )
+        vertical = abs(dy) > height * 0.3
+        if here in seen and abs(dx) > 1:
+            vertical = not vertical
+        seen.add(here)
+        if vertical:
+            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+    raise AssertionError(f"arrow keys never reached {target}")
