@@ -40,7 +40,7 @@ from tripeaks.web.api.journey_models import (
     TransferIn,
     TransferOut,
 )
-from tripeaks.web.api.models import ErrorOut, GameState
+from tripeaks.web.api.models import RULES, ErrorOut, GameState
 
 router = APIRouter()
 
@@ -104,8 +104,10 @@ async def new_level(
     state = backend.state(created.game, created.id, lang, level=tag)
     await backend.committer.durable(created.done)
     response = reply(await with_unlocked(caller, player, created.left, state), 201)
-    if backend.meter is not None and created.lost:
-        backend.meter.counted["lost"].inc(created.lost)
+    if backend.meter is not None:
+        backend.meter.started[RULES[level.code.rules]].inc()
+        if created.lost:
+            backend.meter.counted["lost"].inc(created.lost)
     if fresh:
         caller.set_cookie(response, player)
     return response
