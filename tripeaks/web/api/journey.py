@@ -190,18 +190,14 @@ async def redeem_transfer(request: Request, body: RedeemIn, lang: LangQuery = "e
     if code is None:
         raise ApiError("transfer_malformed", _("error.transfer_malformed"))
     digest = transfer.digest(backend.transfer_key, code)
-    found, _player = await backend.stored(
-        backend.store.transfer_found, digest, backend.store.clock()
-    )
+    found, owner = await backend.stored(backend.store.transfer_found, digest, backend.store.clock())
     if found == "redeemed":  # it looks good: spend it, deciding again in the commit
-        found, _player = await _spent(caller, digest)
-    if found != "redeemed" or _player is None:
+        found, owner = await _spent(caller, digest)
+    if found != "redeemed" or owner is None:
         raise _refused(found, lang)
-    chosen = await backend.stored(backend.store.nickname, _player)
-    response = reply(
-        RedeemOut(name=nickname.shown(_player, chosen, lang), chosen=chosen is not None)
-    )
-    player_cookie(response, caller.scope, backend.identity.token(_player))
+    chosen = await backend.stored(backend.store.nickname, owner)
+    response = reply(RedeemOut(name=nickname.shown(owner, chosen, lang), chosen=chosen is not None))
+    player_cookie(response, caller.scope, backend.identity.token(owner))
     return response
 
 
