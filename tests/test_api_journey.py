@@ -96,6 +96,8 @@ def unmet_goal() -> tuple[Level, tuple[Action, ...]]:
 def test_a_new_player_sees_the_fresh_map_and_gets_no_cookie(client: TestClient) -> None:
     journey = the_map(client)
     assert COOKIE not in client.cookies
+    packed = client.get("/api/journey", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip"  # 33 KB of levels, asked once a visit
     assert len(journey["levels"]) == len(LEVELS) >= 120
     assert [lv["number"] for lv in journey["levels"]] == list(range(1, len(LEVELS) + 1))
     assert [lv["state"] for lv in journey["levels"][:3]] == ["open", "locked", "locked"]
