@@ -57,8 +57,10 @@ MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
 """Each fixture's version, and the revision a database it made is recognised as."""
 DAILY_TABLES = {"settings", "players", "dailies", "daily_scores", "verdicts", "hinted_games"}
 """Revision 0004's tables (the deal of the day): the rest of the schema is 357c0b4's."""
-LATER_TABLES = {"rate_hits"}
-"""Tables of later revisions that only some databases have (0009: PostgreSQL's)."""
+LATER_TABLES = {"rate_hits", "journey", "achievements", "transfers"}
+"""Tables of later revisions: 0009's (PostgreSQL's only) and 0010's (the journey)."""
+LATER_COLUMNS = {"games": ("level",)}
+"""Columns later revisions added to the baseline's tables, last (0010: a game's journey level)."""
 HONEST_TOTALS = (
     "judged",
     "judged_winnable",
@@ -77,13 +79,18 @@ grades), added after the others."""
 
 
 def before_dailies(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema without revision 0004's tables and columns, which must all be there."""
+    """The schema without revision 0004's tables and columns and those of later revisions,
+    which must all be there."""
     assert set(schema) >= DAILY_TABLES, sorted(schema)
     dropped = DAILY_TABLES | LATER_TABLES
     kept = {table: shape for table, shape in schema.items() if table not in dropped}
     columns = kept["totals"]["columns"]
     assert [c[0] for c in columns[-len(HONEST_TOTALS) :]] == list(HONEST_TOTALS)
     kept["totals"] = {**kept["totals"], "columns": columns[: -len(HONEST_TOTALS)]}
+    for table, later in LATER_COLUMNS.items():
+        columns = kept[table]["columns"]
+        assert [c[0] for c in columns[-len(later) :]] == list(later), table
+        kept[table] = {**kept[table], "columns": columns[: -len(later)]}
     return kept
 
 
@@ -156,7 +163,7 @@ def test_head_is_the_newest_revision_and_the_revisions_form_one_line() -> None:
     script = ScriptDirectory(str(migrations.FOLDER))
     assert script.get_heads() == [migrations.HEAD]
     line = [r.revision for r in script.walk_revisions("base", "heads")]
-    assert line == ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert line == ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
     assert set(MADE_BY.values()) <= set(line)
 
 
@@ -200,6 +207,60 @@ def test_a_new_sqlite_file_has_the_schema_every_older_version_upgrades_to(tmp_pa
         shutil.copy(DATA / f"tripeaks-{version}.db", db)
         Store(db).close()
         assert sqlite_schema(db) == schema, version
+
+
+JOURNEY_COLUMNS = {
+    "journey": ["player", "level", "code", "stars", "goal_met", "best_score", "game", "won_at"],
+    "achievements": ["player", "achievement", "progress", "bits", "unlocked_at", "game"],
+    "transfers": ["hash", "player", "created_at", "expires_at", "spent"],
+}
+"""Revision 0010's tables (the journey's stored progress), both databases."""
+JOURNEY_KEYS = {
+    "journey": ["player", "level"],
+    "achievements": ["player", "achievement"],
+    "transfers": ["hash"],
+}
+
+
+def test_revision_0010_gives_an_old_file_the_journey_and_play_goes_on(tmp_path: Path) -> None:
+    """An older version's file upgraded: its games have no level, the journey's tables are there
+    and empty, and a level game is then judged and kept as on a new file."""
+    from tripeaks.journey import achievements
+    from tripeaks.journey.levels import levels
+    from tripeaks.store.policy import LevelTag
+
+    db = copied("357c0b4", tmp_path)
+    store = sqlite.Store(db, daily.Policy(stats.judge, stats.count, achievements.Keeper()))
+    try:
+        schema = sqlite_schema(db)
+        for table, columns in JOURNEY_COLUMNS.items():
+            assert [c[0] for c in schema[table]["columns"]] == columns, table
+            assert [c[0] for c in schema[table]["columns"] if c[4]] == JOURNEY_KEYS[table]
+            assert schema[table]["without_rowid"], table
+        assert schema["games"]["columns"][-1][:3] == ["level", "INTEGER", False]
+        with sqlite3.connect(db) as raw:
+            assert raw.execute("SELECT count(*) FROM games WHERE level IS NOT NULL").fetchone() == (
+                0,
+            )
+        assert store.levels("alice") == [] and store.achievements("alice") == {}
+        level = levels()[0]
+        created = store.create("alice", level.code, LevelTag(1))
+        for version, action in enumerate(level.best_line):
+            store.apply(created.id, "alice", action, version)
+        assert [(row.level, row.stars) for row in store.levels("alice")] == [(1, 3)]
+        assert store.achievements("alice")["first_win"].unlocked_at is not None
+    finally:
+        store.close()
+
+
+def test_the_journeys_tables_are_the_same_on_postgresql(tmp_path: Path, postgres: str) -> None:
+    PgStore(postgres).close()
+    tables = pg_schema(postgres)
+    for table, columns in JOURNEY_COLUMNS.items():
+        assert [c[0] for c in tables[table]["columns"]] == columns, table
+        primary = [c for c in tables[table]["constraints"] if c[1] == "p"]
+        assert primary and primary[0][2] == f"PRIMARY KEY ({', '.join(JOURNEY_KEYS[table])})"
+    assert tables["games"]["columns"][-1][:3] == ["level", "integer", "YES"]
 
 
 def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> None:
