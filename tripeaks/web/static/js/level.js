@@ -74,14 +74,13 @@ const put = (el, text) => {
   if (el.textContent !== text) el.textContent = text;
 };
 
-/** The header during a level game: "Level 3" over its rules, and its goal under them. */
+/** The header during a level game: a line under the counters names the level and its goal. */
 export function paintLevelHeader(game) {
   const level = game.level;
-  put($("#rules-k"), level ? t("web.level.title", { n: number(level.number) }) : t("web.rules"));
-  const goal = $("#level-goal");
-  const text = level && level.goal ? t("web.level.header_goal", { goal: goalShort(level.goal) }) : "";
-  put(goal, text);
-  goal.hidden = !text;
+  const line = $("#level-line");
+  const name = level ? t("web.level.title", { n: number(level.number) }) : "";
+  put(line, level && level.goal ? `${name} · ${t("web.level.header_goal", { goal: goalShort(level.goal) })}` : name);
+  line.hidden = !level;
   // a level's own buttons (replay, the map) instead of the same deal as an ordinary game
   for (const b of $$("[data-level-go='same'], [data-level-only]")) b.hidden = !level;
 }
@@ -91,6 +90,7 @@ export function paintLevelHeader(game) {
 export function paintLevelEnd(game) {
   const result = game.level && game.level_result;
   $("#win-level").hidden = !result;
+  $("#dlg-win").classList.toggle("level", Boolean(result));
   $("#win-result").hidden = Boolean(result); // the level's own line says the best score
   $("#win-again").hidden = Boolean(game.level);
   put($("#win-title"), result ? t("web.level.won", { n: number(game.level.number) }) : t("web.win.title"));
