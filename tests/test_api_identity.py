@@ -260,6 +260,10 @@ def test_the_pace_rule() -> None:
 
 
 UNDO_0008 = [
+    "DROP TABLE journey",  # revision 0010 undone first (the journey)
+    "DROP TABLE achievements",
+    "DROP TABLE transfers",
+    "ALTER TABLE games DROP COLUMN level",
     "DROP INDEX dailies_board",
     "ALTER TABLE dailies DROP COLUMN too_fast",
     "CREATE INDEX dailies_board ON dailies"

@@ -35,12 +35,16 @@ ADDED = {
 
 
 LATER = [
+    "DROP TABLE journey",  # revision 0010 undone (the journey), first
+    "DROP TABLE achievements",
+    "DROP TABLE transfers",
+    "ALTER TABLE games DROP COLUMN level",
     "DROP INDEX dailies_board",
     "ALTER TABLE dailies DROP COLUMN too_fast",
     "CREATE INDEX dailies_board ON dailies"
     " (day, ranked, finished, score DESC, moves, seconds, game)",
 ]
-"""Revision 0008 undone (the attempts too fast for the board), first."""
+"""Revisions 0010 (the journey) and 0008 (the attempts too fast for the board) undone, first."""
 
 
 def back_to_0004(database: str | Path) -> None:

@@ -57,8 +57,10 @@ MADE_BY = {"23cbfb5": "0001", "4c0a472": "0002", "357c0b4": "0003"}
 """Each fixture's version, and the revision a database it made is recognised as."""
 DAILY_TABLES = {"settings", "players", "dailies", "daily_scores", "verdicts", "hinted_games"}
 """Revision 0004's tables (the deal of the day): the rest of the schema is 357c0b4's."""
-LATER_TABLES = {"rate_hits"}
-"""Tables of later revisions that only some databases have (0009: PostgreSQL's)."""
+LATER_TABLES = {"rate_hits", "journey", "achievements", "transfers"}
+"""Tables of later revisions: 0009's (PostgreSQL's only) and 0010's (the journey)."""
+LATER_COLUMNS = {"games": ("level",)}
+"""Columns later revisions added to the baseline's tables, last (0010: a game's journey level)."""
 HONEST_TOTALS = (
     "judged",
     "judged_winnable",
@@ -77,13 +79,18 @@ grades), added after the others."""
 
 
 def before_dailies(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema without revision 0004's tables and columns, which must all be there."""
+    """The schema without revision 0004's tables and columns and those of later revisions,
+    which must all be there."""
     assert set(schema) >= DAILY_TABLES, sorted(schema)
     dropped = DAILY_TABLES | LATER_TABLES
     kept = {table: shape for table, shape in schema.items() if table not in dropped}
     columns = kept["totals"]["columns"]
     assert [c[0] for c in columns[-len(HONEST_TOTALS) :]] == list(HONEST_TOTALS)
     kept["totals"] = {**kept["totals"], "columns": columns[: -len(HONEST_TOTALS)]}
+    for table, later in LATER_COLUMNS.items():
+        columns = kept[table]["columns"]
+        assert [c[0] for c in columns[-len(later) :]] == list(later), table
+        kept[table] = {**kept[table], "columns": columns[: -len(later)]}
     return kept
 
 
@@ -156,7 +163,7 @@ def test_head_is_the_newest_revision_and_the_revisions_form_one_line() -> None:
     script = ScriptDirectory(str(migrations.FOLDER))
     assert script.get_heads() == [migrations.HEAD]
     line = [r.revision for r in script.walk_revisions("base", "heads")]
-    assert line == ["0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert line == ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
     assert set(MADE_BY.values()) <= set(line)
 
 

@@ -59,7 +59,11 @@ def test_names_that_look_alike_keep_the_first_players_and_refused_ones_go(
     sql(
         database,
         [
-            ("DROP INDEX dailies_board", ()),  # revision 0008 undone first
+            ("DROP TABLE journey", ()),  # revision 0010 undone first (the journey)
+            ("DROP TABLE achievements", ()),
+            ("DROP TABLE transfers", ()),
+            ("ALTER TABLE games DROP COLUMN level", ()),
+            ("DROP INDEX dailies_board", ()),  # then revision 0008
             ("ALTER TABLE dailies DROP COLUMN too_fast", ()),
             (
                 "CREATE INDEX dailies_board ON dailies"

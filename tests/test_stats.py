@@ -260,6 +260,9 @@ def test_kept_totals_always_equal_the_results_log(tmp_path: Path) -> None:
         old.execute("DROP TABLE alembic_version")  # (and before migrations)
         for table in ("settings", "players", "dailies", "daily_scores", "verdicts", "hinted_games"):
             old.execute(f"DROP TABLE {table}")  # (and before revision 0004)
+        for table in ("journey", "achievements", "transfers"):
+            old.execute(f"DROP TABLE {table}")  # (and before revision 0010)
+        old.execute("ALTER TABLE games DROP COLUMN level")
     with api(db) as client:
         client.cookies.set("tripeaks_player", player)
         rebuilt = client.get("/api/stats").json()

@@ -27,7 +27,7 @@ import os
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -36,7 +36,15 @@ from tripeaks.engine.game import ActionKind, Game
 from tripeaks.engine.layout import PEAK_MASKS
 from tripeaks.engine.rules import Rules
 from tripeaks.solver import search as solver
-from tripeaks.store.policy import Figures, Totals, Verdict
+from tripeaks.store.policy import (
+    Counted,
+    Figures,
+    LevelResult,
+    Progress,
+    Progression,
+    Totals,
+    Verdict,
+)
 from tripeaks.store.policy import Tag as Tag  # a daily's tag: the dailies table's key
 
 SECRET_VARIABLE = "TRIPEAKS_DAILY_SECRET"
@@ -314,14 +322,22 @@ class Policy:
     """What the store writes for an action (tripeaks.store.policy.Policy, handed to the store when
     it is built): the daily's rules are decided here; a counted game's verdict and totals are the
     statistics' (``judge``: stats.judge, or the app's solver worker's first; ``count``:
-    stats.count), handed in. No verdict is kept for a daily of a day still open, whose deal's best
-    score and grade the player's statistics would otherwise tell."""
+    stats.count), handed in, and so is the journey's part (``journey``: the levels' judging and
+    the achievements, journey/achievements.py; none: no level is judged and no achievement kept).
+    No verdict is kept for a daily of a day still open, whose deal's best score and grade the
+    player's statistics would otherwise tell."""
 
     tie = TIE
 
-    def __init__(self, judge: Callable[[GameCode], Verdict | None], count: Count) -> None:
+    def __init__(
+        self,
+        judge: Callable[[GameCode], Verdict | None],
+        count: Count,
+        journey: Progression | None = None,
+    ) -> None:
         self._judge = judge
         self._count = count
+        self._journey = journey
 
     def refusal(self, tag: Tag | None, kind: ActionKind) -> str | None:
         return refusal(tag, kind)
@@ -342,3 +358,9 @@ class Policy:
         hint: str | None,
     ) -> Totals:
         return self._count(totals, outcome, score, streak, verdict, hint)
+
+    def level(self, number: int, game: Game) -> LevelResult | None:
+        return None if self._journey is None else self._journey.level(number, game)
+
+    def achieve(self, kept: Mapping[str, Progress], counted: Counted) -> dict[str, Progress]:
+        return {} if self._journey is None else self._journey.achieve(kept, counted)

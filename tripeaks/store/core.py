@@ -20,7 +20,7 @@ from typing import Any
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Action, ActionKind, Game, IllegalMove, Status
-from tripeaks.store import dailies, players, results, sql
+from tripeaks.store import dailies, journeys, players, results, sql
 from tripeaks.store.common import (
     ActionRefused,
     Db,
@@ -35,8 +35,9 @@ from tripeaks.store.common import (
     new_id,
 )
 from tripeaks.store.dailies import DailyReads, Standing
+from tripeaks.store.journeys import JourneyReads
 from tripeaks.store.players import PlayerReads
-from tripeaks.store.policy import Figures, Tag, Verdict
+from tripeaks.store.policy import Figures, LevelTag, Tag, Verdict
 from tripeaks.store.results import Result, ResultReads
 from tripeaks.store.staging import (
     Applied,
@@ -71,7 +72,7 @@ __all__ = [
 ]
 
 
-class Storage(Staging, ResultReads, DailyReads, PlayerReads):
+class Storage(Staging, ResultReads, DailyReads, PlayerReads, JourneyReads):
     """Games and results of every player, in memory and in a database (sqlite.Store,
     postgres.PgStore).
 
@@ -88,6 +89,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         *,
         game_id: str | None = None,
         address: str | None = None,
+        level: LevelTag | None = None,
     ) -> Created:
         """A new game; the player's unfinished games are left first (a touched one counts lost).
 
@@ -96,8 +98,11 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         once: a start that finds the game made already (another worker's, racing) fails with
         StaleVersion carrying the stored game, and leaves nothing. The database keeps one ranked
         attempt per player and day: one made before attempts had their own id makes this one
-        unranked (still a daily: as secret as the other while its day lasts)."""
-        created, change = self._stage_create(player, code, tag, game_id=game_id, address=address)
+        unranked (still a daily: as secret as the other while its day lasts). ``level`` makes it a
+        game of that journey level (the caller deals the level's code)."""
+        created, change = self._stage_create(
+            player, code, tag, game_id=game_id, address=address, level=level
+        )
         self._judged(change, tell=True)
         return created
 
@@ -109,6 +114,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         *,
         game_id: str | None = None,
         address: str | None = None,
+        level: LevelTag | None = None,
     ) -> tuple[Created, Change]:
         game = Game.new(code)
         game_id = game_id or new_id()
@@ -122,8 +128,9 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
                 (r, len(r.game.actions), c)
                 for r, c in self._leave_unfinished(player, unsettled, keep=game_id)
             ]
-            record = Record(game_id, player, game, daily=tag)
-            row = (game_id, player, str(code), created, game.score, game.status.value)
+            record = Record(game_id, player, game, daily=tag, level=level)
+            number = None if level is None else level.number
+            row = (game_id, player, str(code), created, game.score, game.status.value, number)
 
             def write(db: Db) -> None:
                 if once:  # first, so that a start that lost the race writes nothing
@@ -133,8 +140,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
                 for left, version, counted in leaving:
                     if db.execute(sql.LEAVE, (Status.LEFT.value, left.id, version)).rowcount:
                         if counted:
-                            verdict = verdicts[left.id]
-                            self._count(db, player, left.id, left.game, "lost", verdict, left.hint)
+                            self._count(db, player, left, "lost", verdicts[left.id])
                     else:  # moved on through another process since: leave it as stored
                         self._leave_stored(db, left.id, player, verdicts)
                 if tag is not None and not dailies.insert(db, game_id, player, tag, address):
@@ -148,7 +154,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
                 (left.id, _code_of(left.game), left.daily) for left, _v, c in leaving if c
             )
             lost = sum(counted for _left, _v, counted in leaving)
-            return Created(game_id, game.copy(), change.done, lost), change
+            return Created(game_id, game.copy(), change.done, lost, change.leaves), change
 
     def stage_apply(
         self,
@@ -258,8 +264,7 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
             if not self._move(db, won, row, (game_id, seq, str(action), request_id)):
                 raise MovedOn(game_id)  # before anything of this change was written
             if won:
-                verdict = verdicts[game_id]
-                self._count(db, record.player, game_id, game, "won", verdict, record.hint)
+                self._count(db, record.player, record, "won", verdicts[game_id])
             if figures is not None and day is not None:
                 dailies.move(db, game_id, day, figures, now)
 
@@ -271,7 +276,8 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         if request_id is not None:
             change.request = (game_id, request_id)
             self._seen[change.request] = _Seen(seq, action, change.done)
-        return Applied(turn, game.copy(), change.done, record.daily), change
+        applied = Applied(turn, game.copy(), change.done, record.daily, level=record.level)
+        return applied, change
 
     def _figures(self, record: Record, now: float) -> Figures | None:
         """A daily's figures after its latest action (Policy.figures), or None. Its first
@@ -331,6 +337,46 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
                 return record.daily
         rows = self._read("SELECT day, ranked FROM dailies WHERE game = ?", (game_id,))
         return dailies.tag_of(rows[0] if rows else None)
+
+    def level_tag(self, game_id: str) -> LevelTag | None:
+        """Whether a game is a journey level's (and the player's best on it when it was read)."""
+        with self._lock:
+            record = self._cache.get(game_id)
+            if record is not None:
+                return record.level
+        rows = self._read(sql.LOADED, (game_id,))
+        if not rows or rows[0][4] is None:
+            return None
+        return LevelTag(int(rows[0][4]), int(rows[0][5] or 0))
+
+    def stage_transfer(self, player: str, digest: str, expires: float, keep: float) -> Future[None]:
+        """A new transfer code for the player, kept by its hash ``digest`` until ``expires`` (the
+        store's clock); the player's earlier unused codes are spent with it, and codes expired
+        more than ``keep`` seconds ago are forgotten."""
+        with self._lock:
+            now = self.clock()
+            done = self._stage(journeys.transfer(player, digest, now, expires, keep), ()).done
+        self._tell()
+        return done
+
+    def stage_redeem(self, digest: str) -> Future[tuple[str, str | None]]:
+        """Spend the transfer code of hash ``digest``: its completion gives ("redeemed", its
+        player), or why not: "unknown", "expired" or "spent" (decided in the commit)."""
+        outcome: list[tuple[str, str | None]] = []
+        with self._lock:
+            staged = self._stage(journeys.redeem(digest, self.clock(), outcome), ()).done
+        self._tell()
+        done: Future[tuple[str, str | None]] = Future()
+
+        def settle(change: Future[None]) -> None:
+            error = change.exception()
+            if error is None:
+                done.set_result(outcome[0])
+            else:
+                done.set_exception(error)
+
+        staged.add_done_callback(settle)
+        return done
 
     def stage_hinted(self, game_id: str, player: str | None, kind: str = "perfect") -> Future[None]:
         """A hint of ``kind`` ("perfect" or "fair") was given in this game: its result will say
@@ -412,11 +458,11 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         """Leave a game as the database holds it (it moved on through another process)."""
         while True:
             row = db.execute(
-                "SELECT code, version, settled FROM games WHERE id = ?", (game_id,)
+                "SELECT code, version, settled, level FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None or row[2]:
                 return
-            code, version, _settled = row
+            code, version, _settled, level = row
             log = db.execute(
                 "SELECT action FROM actions WHERE game = ? AND seq < ? ORDER BY seq",
                 (game_id, version),
@@ -433,7 +479,15 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
                     if game_id not in verdicts:  # counted here only: judged outside, then again
                         raise _Unjudged(verdicts, game_id, _code_of(game), dailies.tag_of(tagged))
                     hint = None if hinted is None else hinted[0]
-                    self._count(db, player, game_id, game, "lost", verdicts[game_id], hint)
+                    record = Record(
+                        game_id,
+                        player,
+                        game,
+                        daily=dailies.tag_of(tagged),
+                        hint=hint,
+                        level=None if level is None else LevelTag(int(level)),
+                    )
+                    self._count(db, player, record, "lost", verdicts[game_id])
                 return
 
     def _move(self, db: Db, won: bool, row: tuple[Any, ...], logged: tuple[Any, ...]) -> bool:
@@ -445,16 +499,19 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads):
         return True
 
     def _count(
-        self,
-        db: Db,
-        player: str,
-        game_id: str,
-        game: Game,
-        outcome: str,
-        verdict: Verdict | None = None,
-        hint: str | None = None,
+        self, db: Db, player: str, record: Record, outcome: str, verdict: Verdict | None
     ) -> None:
         """Count a game that is over, with the verdict on its deal handed in (results.count)."""
         results.count(
-            db, self.policy, self._lock_player, player, game_id, game, outcome, verdict, hint
+            db,
+            self.policy,
+            self._lock_player,
+            player,
+            record.id,
+            record.game,
+            outcome,
+            verdict,
+            record.hint,
+            record.daily,
+            None if record.level is None else record.level.number,
         )

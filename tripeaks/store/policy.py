@@ -9,6 +9,7 @@ of a table's columns, and changes only with a migration.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
@@ -121,6 +122,77 @@ class Figures:
     """Finished faster than a person plays: the player's own, on no board and in no count."""
 
 
+@dataclass(frozen=True, slots=True)
+class LevelTag:
+    """What makes a game a level game of the journey: the level it was started for, and the
+    player's best stars on that level when the game was read (``games.level``, ``journey``)."""
+
+    number: int
+    best: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelResult:
+    """A won game of a level as the policy judged it from its actions (journey/stars.py)."""
+
+    stars: int
+    goal_met: bool | None
+    """None: the level has no goal."""
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelBest:
+    """The ``journey`` table's row: a player's best on one level."""
+
+    level: int
+    stars: int
+    goal_met: bool
+    best_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """The ``achievements`` table's row: how far a player is toward one achievement."""
+
+    progress: int = 0
+    bits: int = 0
+    """What an achievement keeps besides its progress (which layouts were won, a run going on)."""
+    unlocked_at: float | None = None
+    """When it was unlocked (the store's clock), None while it is not."""
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A game being counted, as the store knows it: what the achievements fold in."""
+
+    game: Game
+    """The engine's game: its code, its whole log and what the log made of it."""
+    outcome: str
+    verdict: Verdict | None
+    hint: str | None
+    tag: Tag | None
+    level: int | None
+    judged: LevelResult | None
+    """A won level game as judged (Policy.level); None for any other."""
+    levels: tuple[LevelBest, ...] | None
+    """The player's rows of the journey after this game, when it changed them; else None."""
+    finished_days: tuple[date, ...]
+    """For a daily game: the days of the week up to its day whose ranked attempt the player
+    finished (this game's own day when it is a win)."""
+    at: float
+    """The store's clock as the game is counted."""
+
+
+class Progression(Protocol):
+    """The journey's part of the policy: a won level game judged, and the achievements' progress
+    after a counted game (tripeaks/journey/achievements.py)."""
+
+    def level(self, number: int, game: Game) -> LevelResult | None: ...
+
+    def achieve(self, kept: Mapping[str, Progress], counted: Counted) -> dict[str, Progress]: ...
+
+
 class Policy(Protocol):
     """What the store writes for an action, decided by the competition's rules (daily.Policy).
 
@@ -158,6 +230,16 @@ class Policy(Protocol):
         """The totals with one more counted game (``outcome`` "won" or "lost")."""
         ...
 
+    def level(self, number: int, game: Game) -> LevelResult | None:
+        """A won game of journey level ``number`` judged from its actions alone (its stars, its
+        goal, its score); None when the level is not one the policy knows or not this game's deal."""
+        ...
+
+    def achieve(self, kept: Mapping[str, Progress], counted: Counted) -> dict[str, Progress]:
+        """The achievements that a counted game moved on, by id, from those kept (absent: never
+        moved); an unlocked one keeps its time."""
+        ...
+
 
 class Bare:
     """The policy of a store built without one (tests, tools that only read): every action is
@@ -185,3 +267,9 @@ class Bare:
         hint: str | None,
     ) -> Totals:
         raise NotImplementedError("a store built without a policy counts no game (daily.Policy)")
+
+    def level(self, number: int, game: Game) -> LevelResult | None:
+        return None
+
+    def achieve(self, kept: Mapping[str, Progress], counted: Counted) -> dict[str, Progress]:
+        return {}

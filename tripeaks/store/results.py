@@ -10,9 +10,9 @@ from datetime import date
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game
-from tripeaks.store import sql
+from tripeaks.store import journeys, sql
 from tripeaks.store.common import Db, Reader
-from tripeaks.store.policy import Kind, Policy, Totals, Verdict
+from tripeaks.store.policy import Kind, Policy, Tag, Totals, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +51,17 @@ def count(
     outcome: str,
     verdict: Verdict | None = None,
     hint: str | None = None,
+    tag: Tag | None = None,
+    level: int | None = None,
 ) -> None:
     """Count a game that is over: one result per game (a game settled once is never counted
     again), with the verdict on its deal handed in and the kind of hint asked, folded into the
-    player's totals as the policy says (``lock_player`` holds them for this transaction)."""
+    player's totals as the policy says (``lock_player`` holds them for this transaction); then
+    the journey's rows (journeys.fold: a won level's best, the achievements)."""
     code = game.code
     assert code is not None  # the store's games are all dealt from codes
-    row = (player, game_id, str(code), outcome, game.score, time.time(), game.longest_streak)
+    now = time.time()
+    row = (player, game_id, str(code), outcome, game.score, now, game.longest_streak)
     if not db.execute(sql.RESULT, row).rowcount:
         return
     if verdict is not None:
@@ -87,6 +91,7 @@ def count(
         hint,
     )
     db.execute(sql.TOTALS_UPSERT, (player, kind, *astuple(totals)))
+    journeys.fold(db, policy, player, game_id, game, outcome, verdict, hint, tag, level, now)
 
 
 class ResultReads(Reader):

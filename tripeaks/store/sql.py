@@ -62,8 +62,11 @@ Read before the store's lock is taken, never while holding it: on PostgreSQL it 
 and the event loop's cached moves take that lock (``_load`` takes the row as ``stored``)."""
 UNSETTLED = "SELECT id, version, settled FROM games WHERE player = ? AND settled = 0"
 """A player's games not settled, each with its ``STORED`` row: the games a new game leaves."""
-CREATE = "INSERT INTO games (id, player, code, created_at, score, status) VALUES (?, ?, ?, ?, ?, ?)"
-"""A new game's row."""
+CREATE = (
+    "INSERT INTO games (id, player, code, created_at, score, status, level)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+"""A new game's row (``level``: the journey level it is a game of, else NULL)."""
 CREATE_ONCE = CREATE + " ON CONFLICT (id) DO NOTHING"
 """A ranked attempt's row: racing starts make it once."""
 CLAIM = (
@@ -115,3 +118,38 @@ AHEAD = (
 """Standings strictly ahead of one (score, moves, seconds less the policy's tie): its rank is one
 more than that (equal figures share a rank). The higher scores from their counts, the equal score
 from the board's index (a few hundred standings at most share one)."""
+
+# The journey ------------------------------------------------------------------------------
+
+LOADED = (
+    "SELECT g.player, g.code, g.version, g.settled, g.level, j.stars FROM games g"
+    " LEFT JOIN journey j ON j.player = g.player AND j.level = g.level WHERE g.id = ?"
+)
+"""A game's row as the store loads it, with the player's best stars on its level (if any)."""
+LEVEL_UPSERT = (
+    "INSERT INTO journey (player, level, code, stars, goal_met, best_score, game, won_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, level) DO UPDATE SET"
+    " code = excluded.code, stars = excluded.stars, goal_met = excluded.goal_met,"
+    " best_score = excluded.best_score, game = excluded.game, won_at = excluded.won_at"
+)
+LEVELS = "SELECT level, stars, goal_met, best_score FROM journey WHERE player = ? ORDER BY level"
+ACHIEVED = (
+    "SELECT achievement, progress, bits, unlocked_at, game FROM achievements WHERE player = ?"
+)
+ACHIEVEMENT_UPSERT = (
+    "INSERT INTO achievements (player, achievement, progress, bits, unlocked_at, game)"
+    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player, achievement) DO UPDATE SET"
+    " progress = excluded.progress, bits = excluded.bits, unlocked_at = excluded.unlocked_at,"
+    " game = excluded.game"
+)
+FINISHED_DAYS = (
+    "SELECT day FROM dailies WHERE player = ? AND ranked = 1 AND finished = 1"
+    " AND day >= ? AND day <= ?"
+)
+"""The days of a span whose ranked attempt the player finished (ISO dates compare as text)."""
+TRANSFER = "INSERT INTO transfers (hash, player, created_at, expires_at) VALUES (?, ?, ?, ?)"
+TRANSFERS_SPENT = "UPDATE transfers SET spent = 1 WHERE player = ? AND spent = 0"
+"""A new code spends the player's earlier ones."""
+TRANSFERS_GONE = "DELETE FROM transfers WHERE expires_at < ?"
+TRANSFER_FOUND = "SELECT player, expires_at, spent FROM transfers WHERE hash = ?"
+TRANSFER_SPEND = "UPDATE transfers SET spent = 1 WHERE hash = ? AND spent = 0"

@@ -38,7 +38,7 @@ from tripeaks.store.common import (
     UnknownGame,
     Write,
 )
-from tripeaks.store.policy import Bare, Policy, Tag, Verdict
+from tripeaks.store.policy import Bare, LevelTag, Policy, Tag, Verdict
 
 RETRIES = 2
 """Times a batch is tried again after the database aborted it for crossing another process's
@@ -71,6 +71,9 @@ class Record:
     """The committed actions of this game sent with a request id, by that id: (seq, action). Read
     with the log when the game is loaded and kept up at each commit, so that a new request id is
     known to be new without a read (a shared store's other workers: see ``_request``)."""
+    level: LevelTag | None = None
+    """The journey level it is a game of (games.level), with the player's best stars on that
+    level when the game was loaded or made; None for every other game."""
 
 
 Judging = tuple[tuple[str, GameCode, Tag | None], ...]
@@ -109,6 +112,8 @@ class Applied:
     """The game's daily tag (None for any other game), as a refusal carries it (``Refused.tag``)."""
     again: bool = False
     """A retry of an action taken before (same request id): answered again, not taken twice."""
+    level: LevelTag | None = None
+    """The game's journey level (Record.level), None for any other game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +123,8 @@ class Created:
     done: Future[None]
     lost: int = 0
     """Unfinished games of the player this one made count as lost (for the server's metrics)."""
+    left: tuple[str, ...] = ()
+    """The games it left (those counted may have unlocked achievements: unlocked_by)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,14 +447,15 @@ class Staging(Reader):
         log = record.game.actions
         before = Game.replay(code, log[: seen.seq])
         if action.kind is not ActionKind.REDO:
-            return Applied(before.apply(log[seen.seq]), before, seen.done, record.daily, again=True)
+            turn = before.apply(log[seen.seq])
+            return Applied(turn, before, seen.done, record.daily, again=True, level=record.level)
         try:
             turn = before.apply(action)
         except IllegalMove:
             return None
         if turn.action != log[seen.seq]:
             return None
-        return Applied(turn, before, seen.done, record.daily, again=True)
+        return Applied(turn, before, seen.done, record.daily, again=True, level=record.level)
 
     def _load(
         self,
@@ -468,12 +476,10 @@ class Staging(Reader):
                 del self._cache[game_id]
                 record = None
         if record is None:
-            rows = self._read(
-                "SELECT player, code, version, settled FROM games WHERE id = ?", (game_id,)
-            )
+            rows = self._read(sql.LOADED, (game_id,))
             if not rows:
                 raise UnknownGame(game_id)
-            owner, code, version, settled = rows[0]
+            owner, code, version, settled, level, best = rows[0]
             logged = self._read(
                 "SELECT seq, action, request_id FROM actions"
                 f" WHERE game = ? AND seq < {int(version)} ORDER BY seq",
@@ -504,6 +510,7 @@ class Staging(Reader):
                 first_at=first_at,
                 hint=hint,
                 requests=requests,
+                level=None if level is None else LevelTag(int(level), int(best or 0)),
             )
             self._remember(record)
         else:

@@ -15,9 +15,10 @@ from fastapi.staticfiles import StaticFiles
 
 from tripeaks import daily
 from tripeaks import stats as statistics
+from tripeaks.journey import achievements, transfer
 from tripeaks.store.core import Storage
 from tripeaks.store.sqlite import open_store
-from tripeaks.web.api import codes, errors, games, health, players, reference, stats
+from tripeaks.web.api import codes, errors, games, health, journey, players, reference, stats
 from tripeaks.web.api import daily as daily_routes
 from tripeaks.web.api.caller import Backend, player_cookie
 from tripeaks.web.api.moves import Moves
@@ -50,6 +51,7 @@ def create_app(
         daily.Policy(
             judge=lambda code: solvers.known_verdict(code) or statistics.judge(code),
             count=statistics.count,
+            journey=achievements.Keeper(),
         ),
     )
     solvers = Solvers()
@@ -87,6 +89,7 @@ def create_app(
             *stats.router.routes,
             *daily_routes.router.routes,
             *players.router.routes,
+            *journey.router.routes,
             *health.router.routes,
             *(health.metrics_router.routes if meter else ()),
         ],
@@ -105,6 +108,7 @@ def create_app(
         meter=meter,
         dailies=daily.Dailies(secret),
         ranked_per_address=hosting.ranked_per_address,
+        transfer_key=bytes.fromhex(store.setting(transfer.SETTING, transfer.new_key)),
     )
     app.state.backend = backend
     app.add_middleware(Moves, routes=app.router.routes)  # innermost: every guard runs before it

@@ -6,7 +6,7 @@ player of its cookie as one Caller. Routes answer with :func:`reply`, a model se
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
@@ -20,6 +20,8 @@ from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game, Turn
 from tripeaks.i18n import translator
 from tripeaks.store.core import Storage
+from tripeaks.store.policy import LevelTag
+from tripeaks.web.api import journey_view
 from tripeaks.web.api.errors import TooMany
 from tripeaks.web.api.models import GameState, Lang
 from tripeaks.web.api.view import game_state
@@ -56,6 +58,8 @@ class Backend:
     """The deals of the day (daily.py), from the server's secret."""
     ranked_per_address: int = daily.RANKED_PER_ADDRESS
     """Ranked attempts at a day's deal from one client network (Hosting.ranked_per_address)."""
+    transfer_key: bytes = b""
+    """The key of the transfer codes' hashes (journey/transfer.py), kept in the settings table."""
 
     async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """A store call, made so that the event loop never waits on a database server.
@@ -76,16 +80,33 @@ class Backend:
         lang: str,
         tag: daily.Tag | None = None,
         turn: Turn | None = None,
+        level: LevelTag | None = None,
+        best: int | None = None,
+        unlocked: Sequence[str] = (),
     ) -> GameState:
         """The player's state of a game, with the deal's verdict once over (asked for near the
-        end); none for a daily of an open day, whose deal nobody is told anything of."""
+        end); none for a daily of an open day, whose deal nobody is told anything of. A level
+        game (``level``) carries its level, and once won its result, with the player's ``best``
+        stars on it as stored after the win (None: the game's own, read before)."""
         verdict = None
         if not daily.secret(tag):
             if game.is_over or game.is_stuck:
                 verdict = self.solvers.deal_result(_code(game))
             elif game.near_the_end:
                 self.solvers.deal_result(_code(game))  # start the search now; nobody waits for it
-        return game_state(game, lang, game_id=game_id, turn=turn, verdict=verdict, tag=tag)
+        return game_state(
+            game,
+            lang,
+            game_id=game_id,
+            turn=turn,
+            verdict=verdict,
+            tag=tag,
+            level=journey_view.level_out(level),
+            level_result=journey_view.level_result_out(
+                level, game, (level.best if level else 0) if best is None else best
+            ),
+            unlocked=journey_view.unlocked_out(unlocked) if unlocked else None,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from tripeaks.web.api.errors import (
     NotFound,
     Responses,
 )
+from tripeaks.web.api.games import with_unlocked
 from tripeaks.web.api.models import ErrorOut
 from tripeaks.web.clients import network
 
@@ -93,8 +94,9 @@ class _Capped(Exception):
 
 def _start(
     store: Storage, player: str, deal: daily.DailyDeal, address: str | None, cap: int
-) -> tuple[str, Game, daily.Tag, bool]:
-    """The player's ranked attempt of the day: (id, game, tag, made now). The first start makes it
+) -> tuple[str, Game, daily.Tag, tuple[str, ...] | None]:
+    """The player's ranked attempt of the day: (id, game, tag, the games it left when made now,
+    else None). The first start makes it
     and every later one returns it, ended or not: nothing of a day's deal is played again while
     the day is open. A network (``address``, its key) that started ``cap`` attempts of the day
     starts no more (_Capped). Waits for the commit of the game it makes (it runs in a worker
@@ -103,7 +105,7 @@ def _start(
     with _STARTING:
         ranked = next((g for g in store.daily_games(player, deal.day) if g.ranked), None)
         if ranked is not None:
-            return ranked.game, store.game(ranked.game, player), tag, False
+            return ranked.game, store.game(ranked.game, player), tag, None
         if address is not None and store.ranked_from(deal.day, address) >= cap:
             raise _Capped
         game_id = daily.attempt_id(player, deal.day)
@@ -111,8 +113,8 @@ def _start(
         try:
             created.done.result()
         except StaleVersion as made:  # another worker's start made it first: the same game
-            return game_id, made.game, made.tag or tag, False
-        return created.id, created.game, store.daily_tag(created.id) or tag, True
+            return game_id, made.game, made.tag or tag, None
+        return created.id, created.game, store.daily_tag(created.id) or tag, created.left
 
 
 @router.post(
@@ -139,13 +141,16 @@ async def start_daily(request: Request, lang: LangQuery = "en") -> Response:
     address = None if where is None else _dailies(caller).address_key(where)
     cap = backend.ranked_per_address
     try:
-        game_id, game, tag, made = await run_in_threadpool(
+        game_id, game, tag, left = await run_in_threadpool(
             _start, backend.store, player, deal, address, cap
         )
     except _Capped:
         message = translator(lang)("error.daily_capped", limit=cap)
         raise Forbidden("daily_capped", message) from None
-    response = reply(backend.state(game, game_id, lang, tag), 201 if made else 200)
+    state = backend.state(game, game_id, lang, tag)
+    if left:
+        state = await with_unlocked(caller, player, left, state)
+    response = reply(state, 200 if left is None else 201)
     if fresh:
         caller.set_cookie(response, player)
     return response

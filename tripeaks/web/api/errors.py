@@ -74,6 +74,12 @@ class NotFound(ApiError):
     status = 404
 
 
+class Gone(ApiError):
+    """It was there and is no more: a transfer code expired or spent already."""
+
+    status = 410
+
+
 class Conflict(ApiError):
     """It moved on: a stale version, a game over, a reused request id (with the state), a name
     taken, a review of a game still played."""

@@ -22,8 +22,8 @@ from tripeaks.engine.layout import Layout
 from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.variant import Variant
 from tripeaks.i18n import translator
-from tripeaks.store.core import ActionRefused, Refused, UnknownGame, new_id
-from tripeaks.web.api import errors, explaining, view
+from tripeaks.store.core import ActionRefused, Applied, Refused, UnknownGame, new_id
+from tripeaks.web.api import errors, explaining, journey_view, view
 from tripeaks.web.api.caller import Backend, Caller, LangQuery, caller_of, reply
 from tripeaks.web.api.codes import offer, read_code
 from tripeaks.web.api.errors import (
@@ -69,8 +69,11 @@ def _refusal(refused: Refused, backend: Backend, game_id: str, lang: str) -> Api
         message = i18n.refusal(refused.refusal, lang)
     else:
         message = translator(lang)(f"error.{refused.reason}")
+    level = backend.store.level_tag(game_id)  # from memory: the game was just loaded
     return errors.refusal(
-        refused.reason, message, backend.state(refused.game, game_id, lang, refused.tag)
+        refused.reason,
+        message,
+        backend.state(refused.game, game_id, lang, refused.tag, level=level),
     )
 
 
@@ -93,16 +96,42 @@ async def _act(
     except Refused as refused:  # it carries the game and its tag, as Applied does: no more asking
         raise _refusal(refused, backend, game_id, lang) from None
     # The reply is made from the snapshot while the commit is in flight, and sent once it is durable.
-    response = reply(backend.state(applied.game, game_id, lang, applied.tag, applied.turn))
+    won = applied.game.is_won
+    if not won:
+        state = backend.state(applied.game, game_id, lang, applied.tag, applied.turn, applied.level)
+        response = reply(state)
     try:
         await backend.committer.durable(applied.done)
     except Refused as refused:  # the game moved on through another worker before this commit
         raise _refusal(refused, backend, game_id, lang) from None
+    if won:  # counted in that commit: what it unlocked, and a level's best after it, are stored
+        response = reply(await _won_state(caller, game_id, applied, lang))
     if backend.meter is not None and not applied.again:  # a retry was counted the first time
         backend.meter.actions[action.kind.value].inc()
         if applied.game.is_won:
             backend.meter.counted["won"].inc()
     return response
+
+
+async def _won_state(caller: Caller, game_id: str, applied: Applied, lang: str) -> GameState:
+    """The reply to the action that won a game (or its retry): with the achievements its count
+    unlocked and, for a level game, its stars and the player's best on the level as stored."""
+    backend, player = caller.backend, caller.player
+    assert player is not None  # only the player's own game takes an action
+    unlocked = await backend.stored(backend.store.unlocked_by, player, (game_id,))
+    best = None
+    if applied.level is not None:
+        best = await backend.stored(backend.store.level_best, player, applied.level.number)
+    return backend.state(
+        applied.game,
+        game_id,
+        lang,
+        applied.tag,
+        applied.turn,
+        applied.level,
+        best=best,
+        unlocked=unlocked,
+    )
 
 
 async def _hint_allowed(request: Request) -> AsyncIterator[None]:
@@ -165,8 +194,9 @@ async def new_game(
     elif code is None:
         code = GameCode.random(variant, layout)
     created = await backend.stored(backend.store.stage_create, player, code)
-    response = reply(view.game_state(created.game, lang, game_id=created.id), 201)
+    state = view.game_state(created.game, lang, game_id=created.id)
     await backend.committer.durable(created.done)
+    response = reply(await with_unlocked(caller, player, created.left, state), 201)
     if backend.meter is not None:
         backend.meter.started[body.rules].inc()
         if created.lost:
@@ -174,6 +204,20 @@ async def new_game(
     if fresh:
         caller.set_cookie(response, player)
     return response
+
+
+async def with_unlocked(
+    caller: Caller, player: str, left: tuple[str, ...], state: GameState
+) -> GameState:
+    """A new game's state with the achievements that the count of the games it ``left``
+    unlocked (one read after its commit, only when it left some)."""
+    if not left:
+        return state
+    backend = caller.backend
+    found = await backend.stored(backend.store.unlocked_by, player, left)
+    if not found:
+        return state
+    return state.model_copy(update={"unlocked": journey_view.unlocked_out(found)})
 
 
 async def _graded_code(
@@ -196,7 +240,12 @@ async def _graded_code(
 async def read_game(request: Request, game_id: str, lang: LangQuery = "en") -> Response:
     caller = caller_of(request)
     game, tag = await _players_game(caller, game_id, lang)
-    return reply(caller.backend.state(game, game_id, lang, tag))
+    backend = caller.backend
+    level = await backend.stored(backend.store.level_tag, game_id)
+    best = None
+    if level is not None and game.is_won and caller.player is not None:
+        best = await backend.stored(backend.store.level_best, caller.player, level.number)
+    return reply(backend.state(game, game_id, lang, tag, level=level, best=best))
 
 
 @router.post("/api/games/{game_id}/play", response_model=GameState, responses=ACTION_ERRORS)

@@ -181,6 +181,58 @@ class ResultOut(BaseModel):
     """The deal's difficulty (docs/solver.md "Grades"); it never changes."""
 
 
+GoalKindName = Literal["draws_at_most", "run_at_least", "no_undo", "group_first", "score_at_least"]
+"""A level's goal (journey/goals.py GoalKind's values)."""
+NextStarName = Literal["draws_at_most", "score_at_least"]
+"""What a won level's next star needs (journey/stars.next_star; never "win" once won)."""
+
+
+class GoalOut(BaseModel):
+    """A level's goal beyond clearing the table (docs/journey.md "Goals")."""
+
+    kind: GoalKindName
+    n: int | None = None
+    """Draws, cards, a group's index (0 the layout's first) or points; null for no_undo."""
+
+
+class LevelOut(BaseModel):
+    """The journey level a game is of (docs/api.md "The journey")."""
+
+    number: int = Field(ge=1)
+    goal: GoalOut | None
+    best_score: int
+    """The best score a win of the deal allows, under the level's scoring (proven)."""
+    fewest_draws: int = Field(ge=0)
+    stars_before: int = Field(ge=0, le=3)
+    """The player's best stars on the level when this game was read."""
+
+
+class NextStarOut(BaseModel):
+    kind: NextStarName
+    n: int
+
+
+class LevelResultOut(BaseModel):
+    """A won level game judged from its stored actions alone."""
+
+    stars: int = Field(ge=1, le=3)
+    score: int
+    best_score: int
+    goal_met: bool | None
+    """Null for a level without a goal."""
+    next: NextStarOut | None
+    """What one more star needs; null at three."""
+    best_stars: int = Field(ge=0, le=3)
+    """The player's best on the level, this game included."""
+    next_level: int | None
+    """The level this win opens (null after the last)."""
+
+
+class UnlockedOut(BaseModel):
+    id: str
+    """An achievement's id (GET /api/achievements lists them)."""
+
+
 class GameState(BaseModel):
     """What the player may see of a game, never more."""
 
@@ -226,6 +278,12 @@ class GameState(BaseModel):
     """The UTC day (ISO date) of a daily game; None for any other game."""
     ranked: bool | None = None
     """A daily game: whether it is the player's ranked attempt (no hints, no undo)."""
+    level: LevelOut | None = None
+    """The journey level the game is of; null for every other game."""
+    level_result: LevelResultOut | None = None
+    """A won level game's stars and goal, judged from its stored actions; null until won."""
+    unlocked: list[UnlockedOut] = []
+    """The achievements the action of this reply unlocked (only on that reply and its retry)."""
 
 
 class ScoringOut(BaseModel):

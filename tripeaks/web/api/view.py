@@ -66,6 +66,8 @@ from tripeaks.web.api.models import (
     LayoutInfoOut,
     LayoutOut,
     LayoutsOut,
+    LevelOut,
+    LevelResultOut,
     PlaceOut,
     PositionOut,
     RecentOut,
@@ -77,6 +79,7 @@ from tripeaks.web.api.models import (
     StatsOut,
     StatsPage,
     TraditionalOut,
+    UnlockedOut,
     VariantOut,
     VariantStatsOut,
 )
@@ -149,10 +152,15 @@ def game_state(
     turn: Turn | None = None,
     verdict: Verdict | None = None,
     tag: daily.Tag | None = None,
+    level: LevelOut | None = None,
+    level_result: LevelResultOut | None = None,
+    unlocked: list[UnlockedOut] | None = None,
 ) -> GameState:
     """The state the page draws; ``version`` is the length of the game's log. A daily game
     (``tag``) names its day; while that day is open it carries neither its code nor a verdict on
-    its deal (daily.secret), and ``ranked`` says whether it still counts for the day's board."""
+    its deal (daily.secret), and ``ranked`` says whether it still counts for the day's board. A
+    level game carries its level, and once won its result (journey_view.py); ``unlocked`` the
+    achievements the action replied to unlocked."""
     hidden = daily.secret(tag)
     status = game.status
     return GameState(
@@ -184,6 +192,9 @@ def game_state(
         result=result_out(verdict, game) if status is not Status.PLAYING and not hidden else None,
         daily=None if tag is None else tag.day.isoformat(),
         ranked=None if tag is None else daily.counts(tag),
+        level=level,
+        level_result=level_result,
+        unlocked=unlocked or [],
     )
 
 

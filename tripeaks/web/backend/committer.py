@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import threading
 from concurrent.futures import Future
+from typing import Any
 
 from tripeaks.store.core import Change, Storage
 
@@ -58,7 +59,7 @@ class Committer:
             else:
                 self._wake.notify()
 
-    async def durable(self, change: Future[None]) -> None:
+    async def durable(self, change: Future[Any]) -> None:
         """Return once this staged change is committed; raise its error if its commit failed.
 
         Only waits: the commit thread was told of the change when it was staged.

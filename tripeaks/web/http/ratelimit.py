@@ -39,13 +39,28 @@ DEFAULT_RATES: Mapping[str, str] = {
     "boards_per_address": "120/minute;2000/hour",
     "previews_per_address": "120/minute;2000/hour",
     "ready_per_address": "300/minute",
+    "transfers_per_player": "5/10minute;20/day",
+    "transfers_per_address": "60/hour",
+    "redeems_per_player": "10/10minute",
+    "redeems_per_address": "10/10minute;50/day",
 }
 """A rate per kind of request and whom it counts, in the ``limits`` notation (``N/unit`` with
 ``;`` between several). A quick player starts a game every minute or two and asks a few hints a
 game; a home or a school behind one address is tens of players; a load balancer checks readiness
 every few seconds. docs/deploy.md has the reasons; ``--limit NAME=RATE`` (or ``none``) changes one."""
 OFF = frozenset({"none", "off", ""})
-KINDS = ("games", "winnable", "hints", "players", "names", "boards", "previews", "ready")
+KINDS = (
+    "games",
+    "winnable",
+    "hints",
+    "players",
+    "names",
+    "boards",
+    "previews",
+    "ready",
+    "transfers",
+    "redeems",
+)
 
 
 def rates(overrides: Iterable[str] = ()) -> dict[str, str]:
