@@ -217,7 +217,7 @@ def test_a_locked_level_cannot_be_started(new_page):
     expect(locked).to_have_attribute("aria-disabled", "true")
     assert (locked.get_attribute("aria-label") or "").endswith(", locked")
     expect(locked.locator(".lv-lock")).to_have_count(1)
-    locked.click()
+    locked.click(force=True)  # aria-disabled: still a target a player may tap
     expect(page.locator("#dlg-level")).to_be_hidden()
     expect(page.locator("#journey-note")).to_have_text(
         EN["web.level.locked"].format(n=3, previous=2)
