@@ -104,9 +104,11 @@ START = """async () => {
   const before = localStorage.getItem('tripeaks.game');
   const t0 = performance.now();
   play.click();
+  // dealt: the new game stored and drawn, its deal's frames over (no card still hidden, turning or flying)
   await new Promise((done) => {
     const check = () => {
       const dealt = localStorage.getItem('tripeaks.game') !== before && !document.querySelector('#dlg-level[open]')
+        && !document.querySelector('#tableau.dealing, #tableau .unshown, #tableau .turning')
         && document.activeElement && document.activeElement.closest('#board')
         && !document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getTiming().iterations !== Infinity);
       if (dealt) done(); else requestAnimationFrame(check);
