@@ -306,8 +306,8 @@ class Storage(Staging, ResultReads, DailyReads, PlayerReads, JourneyReads):
 
             return self._stage(write, ()).done
 
-    def create(self, player: str, code: GameCode) -> Created:
-        created, change = self._stage_create(player, code)
+    def create(self, player: str, code: GameCode, level: LevelTag | None = None) -> Created:
+        created, change = self._stage_create(player, code, level=level)
         self._judged(change, tell=False)
         self._flush_for(created.done)
         return created
