@@ -7,6 +7,7 @@ here): another tool makes levels.json again."""
 from __future__ import annotations
 
 import itertools
+import random
 import uuid
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from tripeaks_page import focused_pos, moves, no_violations, stock, walk_to
 
-from tripeaks.engine.game import Action, ActionKind
+from tripeaks.engine.game import Action, ActionKind, Game
 from tripeaks.i18n import messages
 from tripeaks.journey.levels import Level, levels
 from tripeaks.journey.stars import judge
@@ -233,6 +234,56 @@ def test_a_locked_level_cannot_be_started(new_page):
     expect(page.locator("#dlg-journey")).to_be_visible()
     expect(moves(page)).to_have_text("0")
     assert page.request.post("/api/journey/levels/3", data={}).status == 403
+
+
+def losing_line(lv: Level) -> tuple[Action, ...]:
+    """A line that ends ``lv``'s deal stuck: mostly drawing, else the first card that can be played."""
+    for seed in range(100):
+        game, rnd = Game.new(lv.code), random.Random(seed)
+        while game.status.value == "playing":
+            free = list(game.playable_positions())
+            if game.can_draw and (not free or rnd.random() < 0.8):
+                game.draw()
+            else:
+                game.play(free[0])
+        if game.status.value == "stuck":
+            return tuple(game.actions)
+    raise AssertionError("no losing line found")
+
+
+def test_the_stars_count_up_with_full_motion(new_page):
+    """With full motion the stars of a level's end are lit one after another, each popping in; their words
+    are there from the start."""
+    first = level(1)
+    page = new_page(motion="no-preference")
+    open_on(page, win_by_api(page, 1, first.best_line, last=False))
+    last = first.best_line[-1]
+    target = (
+        stock(page)
+        if last.kind is ActionKind.DRAW
+        else page.locator(f"#tableau [data-pos='{last.pos}']")
+    )
+    target.click()
+    win = page.locator("#dlg-win")
+    expect(win).to_be_visible(timeout=20_000)
+    expect(win.locator("#win-stars-text")).to_contain_text(stars_text(3))
+    expect(win.locator("#win-stars .star.on.pop")).to_have_count(3)
+
+
+def test_a_lost_level_offers_its_replay(new_page):
+    page = new_page(width=390, height=844)
+    open_on(page, win_by_api(page, 1, losing_line(level(1))))
+    stuck = page.locator("#stuck")
+    expect(stuck).to_be_visible()
+    expect(stuck.get_by_role("button", name=EN["web.same_deal"])).to_be_hidden()
+    expect(stuck.get_by_role("button", name=EN["web.level.map"])).to_be_visible()
+    stuck.get_by_role("button", name=EN["web.level.replay"]).click()
+    # a stuck game an undo could still save: leaving it counts as a loss, so it is asked first
+    expect(page.locator("#dlg-confirm")).to_be_visible()
+    page.locator("#confirm-yes").click()
+    expect(stuck).to_be_hidden()
+    expect(moves(page)).to_have_text("0")
+    expect(page.locator("#level-line")).to_contain_text("Level 1")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
