@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import uuid
 from typing import Any
 
@@ -165,6 +166,8 @@ def test_a_new_player_wins_level_1_by_touch_on_a_phone(new_page):
     page.locator("#level-map").tap()
     expect(level_button(page, 2)).to_be_focused()
     expect(level_button(page, 1)).to_have_attribute("aria-label", label(first, judged.stars))
+    if level(2).goal is not None:  # a level's goal is its button's description
+        expect(level_button(page, 2)).to_have_accessible_description(re.compile(r"^Goal: \S"))
     expect(page.locator("#journey-total-text")).to_have_text(
         EN["web.journey.total"].format(stars=judged.stars, max=3 * len(levels()))
     )

@@ -54,7 +54,8 @@ function levelButton(level, i, next) {
     h("span", { className: "lv-layout" }, layoutName(level.layout)),
     h("span", { className: "lv-rules" }, rulesOf(level)),
   );
-  if (level.goal) text.append(h("span", { className: "lv-goal" }, goalFlag(level)));
+  // the goal is the button's description: read after its name ("…, 2 of 3 stars", then "Goal: a run of 17 cards")
+  if (level.goal) text.append(h("span", { className: "lv-goal", id: `lv-goal-${level.number}` }, ...goalFlag(level)));
   const button = h(
     "button",
     {
@@ -69,13 +70,16 @@ function levelButton(level, i, next) {
     text,
   );
   if (locked) button.setAttribute("aria-disabled", "true");
+  if (level.goal) button.setAttribute("aria-describedby", `lv-goal-${level.number}`);
   button.style.setProperty("--x", across(i).toFixed(3));
   return h("li", {}, button);
 }
 
+/** "Goal: a run of 17 cards", with a check mark once met (read as "met"). */
 function goalFlag(level) {
   const words = t("web.level.header_goal", { goal: goalShort(level.goal) });
-  return level.goal_met ? `${words} ✓` : words;
+  if (!level.goal_met) return [words];
+  return [words, " ", h("span", { "aria-hidden": "true" }, "✓"), h("span", { className: "sr" }, `(${t("web.journey.goal_met")})`)];
 }
 
 function icon(id, className = "") {
