@@ -172,7 +172,7 @@ function onMapClick(event) {
     $("#journey-note").textContent = note; // role="status": said as it appears
     return;
   }
-  openLevel(n);
+  openLevel(n, true);
 }
 
 /** The map: every level along the path, the next one ready (focused, in view), the total of stars. */
@@ -200,14 +200,12 @@ export async function openJourney() {
 
 let shown = null; // the level the start window shows
 
-/** A level's start: its number, table and rules, its goal, the stars so far and what each needs; Play. */
-export async function openLevel(n) {
-  const data = (journey && journey.levels.some((l) => l.number === n) && journey) || (await load());
-  const level = data && data.levels.find((l) => l.number === n);
-  if (!level) return;
-  // the map's figures may be older than the game just won: asked again when this level is not open in them
-  const fresh = level.state === "locked" ? await load() : data;
-  shown = (fresh || data).levels.find((l) => l.number === n);
+/** A level's start: its number, table and rules, its goal, the stars so far and what each needs; Play.
+ * From the map its figures are the map's; from elsewhere (Next level) they are asked for again. */
+export async function openLevel(n, fromMap = false) {
+  const data = fromMap && journey ? journey : await load();
+  shown = data && data.levels.find((l) => l.number === n);
+  if (!shown) return;
   paintLevel(shown);
   closeDialog($("#dlg-journey"));
   closeDialog($("#dlg-win"));
