@@ -164,7 +164,9 @@ def test_a_goal_is_met_by_its_witness_and_not_by_a_line_that_misses_it(client: T
     assert play_line(client, state, missing)[-1]["level_result"]["goal_met"] is False
     row = {lv["number"]: lv for lv in the_map(client)["levels"]}[level.number]
     assert row["goal_met"] is False and row["state"] == "done"
-    assert win_level(client, level.number, level.witness)["level_result"]["goal_met"] is True
+    witnessed = win_level(client, level.number, level.witness)["level_result"]
+    assert witnessed["goal_met"] is True  # the witness meets the goal, judged from its log
+    assert witnessed["stars"] == stars.judge(level, level.witness).stars >= 1
     assert win_level(client, level.number, missing)["level_result"]["goal_met"] is False
     row = {lv["number"]: lv for lv in the_map(client)["levels"]}[level.number]
     assert row["goal_met"] is True  # once met, kept

@@ -205,3 +205,15 @@ def test_the_store_keeps_only_a_hash_of_a_code(tmp_path: Path) -> None:
         rows = raw.execute("SELECT * FROM transfers").fetchall()
     bare = code.replace("-", "")
     assert len(rows) == 1 and not any(bare in str(value) for value in rows[0])
+
+
+def test_two_redeems_of_one_code_at_once_spend_it_once(client: TestClient) -> None:
+    """Both pass the first read; the commit decides, and only one has the code."""
+    player = player_with_a_level(client)
+    code = transfer.read(make_code(client))
+    assert code is not None
+    store = store_of(client)
+    digest = transfer.digest(client.app.state.backend.transfer_key, code)  # type: ignore[attr-defined]
+    first, second = store.stage_redeem(digest), store.stage_redeem(digest)
+    store.flush()  # one batch, one transaction: the second write sees the first's
+    assert sorted([first.result(), second.result()]) == [("redeemed", player), ("spent", player)]

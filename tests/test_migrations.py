@@ -209,6 +209,60 @@ def test_a_new_sqlite_file_has_the_schema_every_older_version_upgrades_to(tmp_pa
         assert sqlite_schema(db) == schema, version
 
 
+JOURNEY_COLUMNS = {
+    "journey": ["player", "level", "code", "stars", "goal_met", "best_score", "game", "won_at"],
+    "achievements": ["player", "achievement", "progress", "bits", "unlocked_at", "game"],
+    "transfers": ["hash", "player", "created_at", "expires_at", "spent"],
+}
+"""Revision 0010's tables (the journey's stored progress), both databases."""
+JOURNEY_KEYS = {
+    "journey": ["player", "level"],
+    "achievements": ["player", "achievement"],
+    "transfers": ["hash"],
+}
+
+
+def test_revision_0010_gives_an_old_file_the_journey_and_play_goes_on(tmp_path: Path) -> None:
+    """An older version's file upgraded: its games have no level, the journey's tables are there
+    and empty, and a level game is then judged and kept as on a new file."""
+    from tripeaks.journey import achievements
+    from tripeaks.journey.levels import levels
+    from tripeaks.store.policy import LevelTag
+
+    db = copied("357c0b4", tmp_path)
+    store = sqlite.Store(db, daily.Policy(stats.judge, stats.count, achievements.Keeper()))
+    try:
+        schema = sqlite_schema(db)
+        for table, columns in JOURNEY_COLUMNS.items():
+            assert [c[0] for c in schema[table]["columns"]] == columns, table
+            assert [c[0] for c in schema[table]["columns"] if c[4]] == JOURNEY_KEYS[table]
+            assert schema[table]["without_rowid"], table
+        assert schema["games"]["columns"][-1][:3] == ["level", "INTEGER", False]
+        with sqlite3.connect(db) as raw:
+            assert raw.execute("SELECT count(*) FROM games WHERE level IS NOT NULL").fetchone() == (
+                0,
+            )
+        assert store.levels("alice") == [] and store.achievements("alice") == {}
+        level = levels()[0]
+        created = store.create("alice", level.code, LevelTag(1))
+        for version, action in enumerate(level.best_line):
+            store.apply(created.id, "alice", action, version)
+        assert [(row.level, row.stars) for row in store.levels("alice")] == [(1, 3)]
+        assert store.achievements("alice")["first_win"].unlocked_at is not None
+    finally:
+        store.close()
+
+
+def test_the_journeys_tables_are_the_same_on_postgresql(tmp_path: Path, postgres: str) -> None:
+    PgStore(postgres).close()
+    tables = pg_schema(postgres)
+    for table, columns in JOURNEY_COLUMNS.items():
+        assert [c[0] for c in tables[table]["columns"]] == columns, table
+        primary = [c for c in tables[table]["constraints"] if c[1] == "p"]
+        assert primary and primary[0][2] == f"PRIMARY KEY ({', '.join(JOURNEY_KEYS[table])})"
+    assert tables["games"]["columns"][-1][:3] == ["level", "integer", "YES"]
+
+
 def test_an_up_to_date_file_opens_without_importing_alembic(tmp_path: Path) -> None:
     """Start-up stays cheap for make run: Alembic and SQLAlchemy load only to upgrade."""
     db = tmp_path / "games.db"

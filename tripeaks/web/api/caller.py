@@ -101,7 +101,7 @@ class Backend:
             turn=turn,
             verdict=verdict,
             tag=tag,
-            level=journey_view.level_out(level),
+            level=journey_view.level_out(level, game),
             level_result=journey_view.level_result_out(
                 level, game, (level.best if level else 0) if best is None else best
             ),

@@ -40,7 +40,7 @@ from tripeaks.web.api.journey_models import (
     TransferIn,
     TransferOut,
 )
-from tripeaks.web.api.models import ErrorOut, GameState
+from tripeaks.web.api.models import RULES, ErrorOut, GameState
 
 router = APIRouter()
 
@@ -104,8 +104,10 @@ async def new_level(
     state = backend.state(created.game, created.id, lang, level=tag)
     await backend.committer.durable(created.done)
     response = reply(await with_unlocked(caller, player, created.left, state), 201)
-    if backend.meter is not None and created.lost:
-        backend.meter.counted["lost"].inc(created.lost)
+    if backend.meter is not None:
+        backend.meter.started[RULES[level.code.rules]].inc()
+        if created.lost:
+            backend.meter.counted["lost"].inc(created.lost)
     if fresh:
         caller.set_cookie(response, player)
     return response
@@ -188,18 +190,14 @@ async def redeem_transfer(request: Request, body: RedeemIn, lang: LangQuery = "e
     if code is None:
         raise ApiError("transfer_malformed", _("error.transfer_malformed"))
     digest = transfer.digest(backend.transfer_key, code)
-    found, _player = await backend.stored(
-        backend.store.transfer_found, digest, backend.store.clock()
-    )
+    found, owner = await backend.stored(backend.store.transfer_found, digest, backend.store.clock())
     if found == "redeemed":  # it looks good: spend it, deciding again in the commit
-        found, _player = await _spent(caller, digest)
-    if found != "redeemed" or _player is None:
+        found, owner = await _spent(caller, digest)
+    if found != "redeemed" or owner is None:
         raise _refused(found, lang)
-    chosen = await backend.stored(backend.store.nickname, _player)
-    response = reply(
-        RedeemOut(name=nickname.shown(_player, chosen, lang), chosen=chosen is not None)
-    )
-    player_cookie(response, caller.scope, backend.identity.token(_player))
+    chosen = await backend.stored(backend.store.nickname, owner)
+    response = reply(RedeemOut(name=nickname.shown(owner, chosen, lang), chosen=chosen is not None))
+    player_cookie(response, caller.scope, backend.identity.token(owner))
     return response
 
 

@@ -34,23 +34,25 @@ from tripeaks.web.api.models import (
 from tripeaks.web.api.view import variant_out
 
 
-def _level(tag: LevelTag | None) -> Level | None:
-    """The level of a level game (None for another game, or a level the journey no longer has)."""
+def _level(tag: LevelTag | None, game: Game) -> Level | None:
+    """The level of a level game: None for another game, and for a level the journey no longer
+    has or whose deal is no longer this game's (a journey made again since it was started)."""
     if tag is None:
         return None
     try:
-        return levels.load().level(tag.number)
+        level = levels.load().level(tag.number)
     except KeyError:
         return None
+    return level if game.code is not None and str(game.code) == str(level.code) else None
 
 
 def goal_out(goal: Goal | None) -> GoalOut | None:
     return None if goal is None else GoalOut(kind=goal.kind.value, n=goal.n)
 
 
-def level_out(tag: LevelTag | None) -> LevelOut | None:
+def level_out(tag: LevelTag | None, game: Game) -> LevelOut | None:
     """A level game's level, with the player's best stars on it when the game was read."""
-    level = _level(tag)
+    level = _level(tag, game)
     if tag is None or level is None:
         return None
     return LevelOut(
@@ -65,7 +67,7 @@ def level_out(tag: LevelTag | None) -> LevelOut | None:
 def level_result_out(tag: LevelTag | None, game: Game, best: int) -> LevelResultOut | None:
     """A won level game judged by replaying its log (stars.judge), with the player's ``best``
     stars on the level as stored after it; None for a game not won or of no level."""
-    level = _level(tag)
+    level = _level(tag, game)
     if level is None or not game.is_won:
         return None
     journey = levels.load()
