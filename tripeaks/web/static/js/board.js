@@ -8,6 +8,7 @@ import { $, $$, h } from "./dom.js";
 import { longDay, t } from "./i18n.js";
 import { capture, run } from "./motion.js";
 import { burst, paintStreak, remember } from "./celebrate.js";
+import { paintLevelEnd, paintLevelHeader } from "./level.js";
 import { state } from "./state.js";
 
 let rover = null; // the one board control in the tab order
@@ -50,6 +51,7 @@ export function render(s, { animate = false } = {}) {
   $("#moves").textContent = String(game.moves);
   $("#code").textContent = game.code || t("web.daily.code_hidden_short");
   $("#code-rules").textContent = game.daily ? t(game.ranked ? "web.daily.rules_ranked" : "web.daily.rules", { day: longDay(game.daily) }) : rulesLine(game);
+  paintLevelHeader(game); // a level game: its number and goal over and under the rules (level.js)
 
   stock.setAttribute("aria-label", game.stock_label);
   $("#stock-count").textContent = String(game.stock_size);
@@ -67,7 +69,7 @@ export function render(s, { animate = false } = {}) {
   // nothing of a day's deal is told before the day is over: the server says whether hints are answered,
   // and a game sent without its code has no "same deal" (docs/api.md, "The deal of the day")
   for (const b of $$("[data-action='hint']")) b.disabled = !game.can_hint;
-  for (const b of $$("[data-again='same']")) b.hidden = !game.code;
+  for (const b of $$("[data-again='same']")) b.hidden = !game.code || Boolean(game.level);
   for (const b of $$("[data-daily-board]")) b.hidden = !game.daily;
   // The loudest colour is for the action the moment calls for: Undo when stuck with a move to take back,
   // New game when the game is over and nothing can be undone; none while the game goes on.
@@ -100,6 +102,7 @@ export function render(s, { animate = false } = {}) {
     $("#win-result").textContent = resultLine(game);
     const streak = $("#win-streak");
     if (streak) streak.textContent = t("web.win.streak", { streak: game.longest_streak });
+    paintLevelEnd(game);
   }
 
   // motion.js plays the Turn out; the streak counter and the burst of a group emptied (celebrate.js)
@@ -161,15 +164,23 @@ export function rulesLine(game) {
 }
 
 function optionsLine(game) {
-  const v = game.variant || {};
-  const options = [
+  const options = optionWords(game.variant);
+  const rules = t(`web.rules.${game.rules}_short`);
+  return options ? `${rules} · ${options}` : rules;
+}
+
+/** The options of a variant in the header's words and order ("joker, traditional scoring"); "" for none. */
+export function optionWords(variant) {
+  const v = variant || {};
+  return [
     v.empty_discard && "option.empty_discard",
     v.joker && "option.joker",
     v.open_peaks && "option.open_peaks",
     v.scoring === "traditional" && "option.traditional",
-  ].filter(Boolean);
-  const rules = t(`web.rules.${game.rules}_short`);
-  return options.length ? `${rules} · ${options.map((key) => t(key)).join(", ")}` : rules;
+  ]
+    .filter(Boolean)
+    .map((key) => t(key))
+    .join(", ");
 }
 
 /** Where the focus starts on a board: a card that can be played, else the stock. */

@@ -195,7 +195,7 @@ export function buildTableau(container, positions, interactive) {
 
 /** A small picture of a layout (the New game window): its cards as little rectangles where the table puts
  * them, each over the cards it covers, those that nothing covers (face up at the start) lighter. */
-export function layoutPicture(positions) {
+export function layoutPicture(positions, mark = null) {
   const { cols, rows } = shapeOf(positions);
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${cols * 10} ${rows * 7 + 14}`);
@@ -208,7 +208,9 @@ export function layoutPicture(positions) {
     for (const [name, value] of Object.entries({ x: p.x * 10 + 0.6, y: p.y * 7 + 0.6, width: 8.8, height: 12.8, rx: 1.2 })) {
       rect.setAttribute(name, String(value));
     }
-    if (!depth.get(p.pos)) rect.setAttribute("class", "up");
+    // `mark`: a group drawn apart (a level's goal "this group first": level.js)
+    const names = [!depth.get(p.pos) && "up", mark !== null && p.group === mark && "mark"].filter(Boolean);
+    if (names.length) rect.setAttribute("class", names.join(" "));
     svg.append(rect);
   }
   return svg;

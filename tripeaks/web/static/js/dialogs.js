@@ -6,6 +6,7 @@ import { currentRover, focusBoard } from "./board.js";
 import { layoutPicture } from "./cards.js";
 import { $, $$, applyMotion, h, idle, motionLevel } from "./dom.js";
 import { t } from "./i18n.js";
+import { countStars } from "./level.js";
 import { wireSound } from "./sound.js";
 import { setSetting, state } from "./state.js";
 
@@ -102,9 +103,12 @@ export function confirm({ title, text, yes, no }) {
 export function showWin(fade = false) {
   const dialog = $("#dlg-win");
   if (dialog.open) return;
-  openDialog(dialog, $("#win-again", dialog));
+  // a level's end offers the next level first, else its replay; any other win, another game
+  const first = ["#win-next", "[data-level-go='same']", "#win-again"].map((sel) => $(sel, dialog)).find((b) => b && !b.hidden);
+  openDialog(dialog, first || $("[data-close]", dialog));
   if (fade && motionLevel() !== "off" && dialog.animate) dialog.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 220, easing: "ease-out" });
   if (fade) countUp();
+  if (fade) countStars();
 }
 
 const COUNT_STEP = 380; // ms, one part of the score added

@@ -11,6 +11,7 @@ import { $, afterFrame } from "./dom.js";
 import { LANGS, state, store, stored } from "./state.js";
 import { loadCatalog, longDay, t } from "./i18n.js";
 import { labelKeys } from "./keys.js";
+import { levelAnnouncement, unlockedSentence } from "./level.js";
 import { announce, toast } from "./live.js";
 
 let guide = null; // guide.js, loaded for the first game ever only
@@ -27,13 +28,39 @@ async function firstGuide() {
   });
 }
 
+const shownUnlocked = new Set(); // "game id achievement id": each unlocking is shown and said once
+/** The achievements a reply unlocked (GameState `unlocked`: only on the reply of the action that counted
+ * a game, and on its retry): named in the result window after a win, else in a toast; returns the sentence
+ * for the live region, "" when none is new. */
+function unlocked(game) {
+  const line = $("#win-unlocked");
+  if (line.dataset.game !== game.id) {
+    line.hidden = true;
+    delete line.dataset.game;
+  }
+  const fresh = (game.unlocked || []).filter((a) => !shownUnlocked.has(`${game.id} ${a.id}`));
+  if (!fresh.length) return "";
+  for (const a of fresh) shownUnlocked.add(`${game.id} ${a.id}`);
+  const sentence = unlockedSentence(fresh);
+  if (game.status === "won") {
+    line.dataset.game = game.id;
+    line.textContent = sentence;
+    line.hidden = false;
+  } else {
+    toast(sentence, 5000);
+  }
+  return sentence;
+}
+
 /** Take a state from the server and draw it; `animate` when it is the reply to the player's action,
- * `again` to show the win screen or the left notice even when the state on screen already said so. */
+ * `again` to show the win screen or the left notice even when the state on screen already said so.
+ * Returns the sentence of the achievements it unlocked ("" for none), for the caller's announcement. */
 function accept(game, { animate = false, again = false } = {}) {
   const previous = state.game;
   const news = again || !previous || previous.id !== game.id || previous.status !== game.status;
   state.game = game;
   state.hint = null;
+  const unlocking = unlocked(game);
   render(state, { animate });
   if (guide) guide.followGuide();
   if (news && game.status === "won") {
@@ -47,6 +74,7 @@ function accept(game, { animate = false, again = false } = {}) {
   if (news && game.status === "left") $("#left [data-action='new']").focus();
   if ((game.status === "won" || game.status === "stuck") && !game.result) awaitVerdict(game);
   if (game.status !== "playing" && game.id) askReview(game);
+  return unlocking;
 }
 
 const reviewed = new Set(); // "id version": each ending of a game is reviewed once
@@ -126,11 +154,12 @@ async function act(kind, extra = {}) {
   const body = { ...extra, version: game.version, request_id: requestId() };
   const { status, data } = await write("POST", `/api/games/${game.id}/${kind}`, body);
   if (status === 200 && data) {
-    accept(data, { animate: true });
+    const unlocking = accept(data, { animate: true });
     settle(true);
     // The server's sentence already says what turned over, and a win or a stuck game; the page adds a
-    // peak cleared, a streak past 2 and, at the end, the solver's verdict: one announcement, short.
-    const said = data.last ? [data.last.announcement, ...turnSentences(data.last), verdictSentence(data)] : [];
+    // peak cleared, a streak past 2, at the end the solver's verdict, and an achievement unlocked: one
+    // announcement, short.
+    const said = data.last ? [data.last.announcement, ...turnSentences(data.last), verdictSentence(data), unlocking] : [unlocking];
     if (said.some(Boolean)) announce(said.filter(Boolean).join(" "));
     return;
   }
@@ -248,9 +277,15 @@ export async function startGame(body, path = "/api/games", day = null) {
   if (status !== 201 && status !== 200) return (data && data.error && data.error.message) || t("web.error.network");
   store("game", data.id);
   closeDialog($("#dlg-win"));
-  accept(data);
+  const unlocking = accept(data);
   const dealing = deal($("#stock"), data);
-  announce(data.code ? t("web.announce.new", { code: data.code }) : t("web.daily.announce", { day: longDay(data.daily) }));
+  // a level says its number and goal; leaving a game may have counted it, and unlocked something
+  const news = data.level
+    ? levelAnnouncement(data.level)
+    : data.code
+      ? t("web.announce.new", { code: data.code })
+      : t("web.daily.announce", { day: longDay(data.daily) });
+  announce([news, unlocking].filter(Boolean).join(" "));
   // Focusing a card lays the new board out at once; once the deal's frames have done that, the focus
   // costs nothing, and those frames wait on no forced layout. Not waited for here: the window that asked
   // for the deal closes now, or a key pressed in that frame would fall into it.
@@ -258,6 +293,17 @@ export async function startGame(body, path = "/api/games", day = null) {
     if (state.game && state.game.id === data.id) focusBoard(firstControl(data));
   });
   return null;
+}
+
+/** Start level `n` of the journey (POST /api/journey/levels/{n}): resolves as startGame does. */
+export const startLevel = (n) => startGame({}, `/api/journey/levels/${encodeURIComponent(n)}`);
+
+/** After this browser took another player's progress (a transfer code), the game on screen is the old
+ * player's: a new game of the new player's is dealt. */
+export async function startOver() {
+  store("game", "");
+  await resumeGame();
+  if (state.game) focusBoard(firstControl(state.game));
 }
 
 /** The stored game, else a new one; then the buttons' keys and, for the first game ever, the guide. */

@@ -12,6 +12,15 @@ export function t(id, values = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
+/** The form of the plural message `id` for `n` (the catalogs' rule, GET /api/i18n `plural`: "n != 1" in en, fi
+ * and ca), its {n} written as the language writes numbers; other {placeholders} from `values`. */
+export function plural(id, n, values = {}) {
+  const forms = state.messages[id];
+  if (!Array.isArray(forms)) return t(id, { n: number(n), ...values });
+  const text = forms[Math.min(forms.length - 1, n === 1 ? 0 : 1)];
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name === "n" ? number(n) : name in values ? String(values[name]) : whole));
+}
+
 /** The stored choice, else the first of the browser's languages we speak, else English. */
 export function firstLanguage() {
   const chosen = stored("lang");

@@ -34,6 +34,8 @@ const intents = {
   help: later("./help.js", "openHelp"),
   stats: later("./stats.js", "openStats"),
   daily: later("./daily.js", "openDaily"),
+  journey: later("./journey.js", "openJourney"),
+  achievements: later("./journey.js", "openAchievements"),
   settings: openSettings,
 };
 
@@ -61,5 +63,20 @@ async function boot() {
   prepareSound();
   warmWin();
 }
+
+// A level's end and its stuck notice: "Next level" shows the next level's start (its goal, before its deal),
+// "Replay level" deals the same level again (docs/ui.md, "The journey").
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("[data-level-go]");
+  const game = state.game;
+  if (!button || !game || !game.level) return;
+  const next = button.dataset.levelGo === "next";
+  const n = next ? game.level_result && game.level_result.next_level : game.level.number;
+  if (!n) return;
+  import("./journey.js").then(
+    (module) => (next ? module.openLevel(n) : module.replayLevel(n)),
+    () => toast(t("web.error.network")),
+  );
+});
 
 boot();
