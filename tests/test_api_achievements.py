@@ -24,6 +24,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring
 from tripeaks.journey import achievements, stars
 from tripeaks.journey.levels import levels
+from tripeaks.solver import search
 from tripeaks.store.core import Storage
 from tripeaks.store.policy import LevelTag
 from tripeaks.store.sqlite import open_store
@@ -95,10 +96,34 @@ def test_a_win_without_a_draw_in_one_run(client: TestClient) -> None:
     won = play_line(client, new_game(client, str(code)), line)[-1]
     assert won["status"] == "won"
     unlocked = ids(won)
-    assert {"first_win", "no_draw_win", "classic_no_undo", "run_10", "run_20"} <= unlocked
+    assert {"first_win", "half_stock_win", "classic_no_undo", "run_10", "run_20"} <= unlocked
     assert "perfect_score" in unlocked  # no win scores more than one without a draw
     shown = progress(client)
     assert shown["run_20"] == {**shown["run_20"], "progress": 20, "unlocked": True}
+
+
+def fewest_draws_deal(at_most: bool) -> tuple[GameCode, list[Action]]:
+    """The first Easy deal whose best win draws at most half its stock (or more, not ``at_most``),
+    with that win."""
+    for number in range(1, 400):
+        code = GameCode.from_number(number * 7919 + 13, Rules.EASY)
+        line = list(search.solve(code).line)
+        draws = sum(action.kind is ActionKind.DRAW for action in line)
+        stock = len(Game.new(code).deal.stock)
+        if line and (2 * draws <= stock) is at_most:
+            return code, line
+    raise AssertionError("no such deal among the first 400")
+
+
+@pytest.mark.parametrize("spared", [True, False])
+def test_half_the_stock_spared_counts_the_draws_of_the_win(
+    client: TestClient, spared: bool
+) -> None:
+    code, line = fewest_draws_deal(spared)
+    won = play_line(client, new_game(client, str(code)), line)[-1]
+    assert won["status"] == "won"
+    assert ("half_stock_win" in ids(won)) is spared
+    assert progress(client)["half_stock_win"]["unlocked"] is spared
 
 
 def test_a_loss_counts_on_the_reply_of_the_game_that_left_it(client: TestClient) -> None:
@@ -221,7 +246,7 @@ def test_the_whole_journey_unlocks_the_journeys_achievements(database: str | Pat
             ("run_20", runs >= 20),
             ("traditional_300", max(traditional, default=0) >= 300),
             ("classic_no_undo", classic_clean),
-            ("no_draw_win", any(g.drawn == 0 for g in games)),
+            ("half_stock_win", any(g.stock_size >= g.drawn for g in games)),
         )
         if earned
     }
