@@ -104,7 +104,7 @@ def test_the_help_has_every_section_in_every_language(new_page, lang, artifacts)
     # The solver knows them all; one pass through the stock only, and why.
     for paragraph in words["help.variants.after"].split("\n\n"):
         expect(help_.locator("#help-variants")).to_contain_text(paragraph)
-    expect(help_.locator("#help-keys kbd")).to_have_count(13)  # the board’s 10 and the replay’s 3
+    expect(help_.locator("#help-keys kbd")).to_have_count(14)  # the board’s 11 and the replay’s 3
     expect(help_.locator("#help-howto figure .tableau .card:not(.back)")).to_have_count(10)
     after = help_.locator("#help-example figure")
     expect(after).to_have_count(1)

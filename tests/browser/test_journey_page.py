@@ -214,6 +214,15 @@ def test_level_2_won_by_keyboard_on_a_large_screen(new_page):
     expect(win.get_by_role("button", name=EN["web.level.next"])).to_be_focused()
 
 
+def test_the_j_key_opens_the_map_and_the_button_names_it(new_page):
+    """J opens the journey's map from the table, like N opens New game; the button says its key."""
+    page = new_page(width=1440, height=900)
+    expect(page.locator("#journey-btn")).to_have_attribute("aria-keyshortcuts", "J")
+    page.keyboard.press("j")
+    expect(page.locator("#dlg-journey")).to_be_visible()
+    expect(level_button(page, 1)).to_be_focused()
+
+
 def test_a_locked_level_cannot_be_started(new_page):
     page = new_page()
     open_map(page)

@@ -14,7 +14,7 @@ import { state } from "./state.js";
 
 // "How to play" comes first and stays open; the other sections open on demand.
 const SECTIONS = ["rules", "example", "scoring", "undo", "codes", "choices", "variants", "layouts", "keys", "sources"];
-const KEYS = ["arrows", "enter", "d", "u", "r", "n", "h", "help", "b", "esc"];
+const KEYS = ["arrows", "enter", "d", "u", "r", "n", "h", "j", "help", "b", "esc"];
 /** The keys of a game's replay (replay.js), which replace the board's while it shows. */
 const REPLAY_KEYS = ["replay_space", "replay_arrows", "replay_esc"];
 const EXAMPLE = "TP1-E-AAAAAAB"; // rules.md §6: its start, and after K♣, A♦ and K♥

@@ -8,7 +8,7 @@ import { cards, centre, placeOf } from "./cards.js";
 import { $, $$ } from "./dom.js";
 import { state } from "./state.js";
 
-const LETTERS = { d: "draw", u: "undo", r: "redo", n: "new", h: "hint", "?": "help", b: "read" };
+const LETTERS = { d: "draw", u: "undo", r: "redo", n: "new", h: "hint", j: "journey", "?": "help", b: "read" };
 const MOVES = { play: 1, draw: 1, undo: 1, redo: 1, hint: 1 };
 
 export function listen(emit) {

@@ -5,7 +5,7 @@
 import { $, $$ } from "./dom.js";
 import { t } from "./i18n.js";
 
-const KEY_OF = { undo: "u", redo: "r", hint: "h", new: "n", read: "b", help: "help" };
+const KEY_OF = { undo: "u", redo: "r", hint: "h", new: "n", journey: "j", read: "b", help: "help" };
 
 /** "U, Ctrl+Z" → "U Control+Z": the catalog's names as aria-keyshortcuts spells them. */
 export function ariaKeys(names) {
