@@ -2,7 +2,7 @@
 
 ``PYTHONPATH=. python tests/browser/journey_shots.py [OUT]`` saves PNGs of the map, a level's start, a
 three-star end and a level game's table at 360x640, 390x844, 844x390 and 1440x900, in en, fi and ca (light),
-and the map in dark at 390x844, into OUT (/tmp/s39/shots/ by default). A player of each language first wins
+and the map in dark at 390x844, into OUT (test-artifacts/journey/ by default). A player of each language first wins
 levels 1 to 4 through the API (1 and 4 by their best lines: three stars), so the map has stars on it.
 
 ``... journey_shots.py --measure`` times, headless, the median of 10: a level's start (Play clicked → the
@@ -169,7 +169,7 @@ def main() -> None:
             measure(base)
         else:
             args = [a for a in sys.argv[1:] if not a.startswith("--")]
-            shots(base, Path(args[0] if args else "/tmp/s39/shots"))
+            shots(base, Path(args[0] if args else "test-artifacts/journey"))
 
 
 if __name__ == "__main__":
