@@ -14,8 +14,8 @@
  *
  * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
  * (the capped search in two move orders, then the backward pass over the layout's table sets:
- * 22,932 on Three Peaks), the backward pass itself (prepare) and the best win by backward passes
- * over a shortened stock.
+ * 22,932 on Three Peaks), the backward pass itself (prepare) and the best win by one forward
+ * pass over the positions the prepared table says are won.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1431,7 +1431,8 @@ static int walk(const Prepared *d, int set, int drawn, int top, uint8_t *line, i
         int next = -1;
         for (int k = L->removal_start[at]; k < L->removal_start[at + 1]; k++) {
             int r = d->ranks[L->removal_pos[k]];
-            if (d->fits[on * RANKS + r] && drawn < d->reach[(size_t)next_set(L, k) * REACH_ROW + r]) {
+            size_t next = (size_t)next_set(L, k);
+            if (d->fits[on * RANKS + r] && drawn < d->reach[next * REACH_ROW + r]) {
                 next = k;
                 break;
             }
@@ -1697,7 +1698,8 @@ static uint8_t *spare_scratch;
 static size_t spare_scratch_size;
 
 static uint8_t *take_scratch(const Layout *L, size_t *size) {
-    size_t wanted = (size_t)L->set_count * REACH_ROW + ((size_t)L->set_count / 64 + 1) * sizeof(uint64_t);
+    size_t bits = ((size_t)L->set_count / 64 + 1) * sizeof(uint64_t);
+    size_t wanted = (size_t)L->set_count * REACH_ROW + bits;
     uint8_t *scratch = spare_scratch;
     if (scratch != NULL && spare_scratch_size >= wanted) {
         spare_scratch = NULL;
@@ -1988,9 +1990,10 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
     /* One Search reused for every deal: made once from the first deal, re-dealt in place. */
     int top;
     Search *s = search_of_deal(0, &sh, &top);
-    /* With best: a prepared deal, then best_line's two scratch tables. */
+    /* With best: a prepared deal, then best_line's scratch (a table and a bit a set). */
     size_t cells = (size_t)L->set_count * REACH_ROW;
-    uint8_t *prepared = best ? malloc(HEADER + 3 * cells) : NULL;
+    size_t bits = ((size_t)L->set_count / 64 + 1) * sizeof(uint64_t);
+    uint8_t *prepared = best ? malloc(HEADER + 2 * cells + bits) : NULL;
     if (s == NULL || (best && prepared == NULL)) {
         if (s != NULL) free_search(s);
         free(prepared);
@@ -2066,7 +2069,7 @@ static PyMethodDef methods[] = {
      "winnable_from(prepared, layout, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
      "best_from(prepared, layout, present, drawn, top) -> (the best win as bytes or None, the "
-     "fewest cards left at best when lost), by backward passes over the stock cut short."},
+     "fewest cards left at best when lost), by one forward pass over the won positions."},
     {"hint_from", py_hint_from, METH_VARARGS,
      "hint_from(prepared, layout, present, drawn, top) -> the lowest winning play, 255 for the "
      "draw, -1 when lost."},
