@@ -18,9 +18,11 @@ on time. With ``--options`` (D, J, O; not T) the same deals are played as that v
 Then a figure per layout, Three Peaks first, in the same run (issue 38; ``--layout-deals`` 0 skips
 it, ``--layouts-only`` runs it alone): the same ``--layout-deals`` deal numbers on every layout,
 "decide" (is_winnable from a code, dealt and decided in C), "best win" (solve from a code) and
-"winnable only" (random_winnable_code on the layout), each median and p99, wall and this thread's
-CPU time, with the load average. Each layout's table sets are numbered before its timing (once a
-process: 9 ms on Three Peaks, 0.22 s on Theatre).
+"winnable only" (the app's request: a deal from a WinnablePool, the loop when it is empty), each
+median and p99, wall and this thread's CPU time, with the load average; then the loop alone
+(random_winnable_code, what each request paid before the pool) and the pool's refill: deals proved
+a CPU second of its thread, codes tried a deal, requests that found it empty. Each layout's table
+sets are numbered before its timing (once a process: 9 ms on Three Peaks, 0.06 s on Valley).
 """
 
 from __future__ import annotations
@@ -45,10 +47,12 @@ from reference import Verdict, fixed_codes, reference_search
 
 from tripeaks.engine.codes import GameCode, deal
 from tripeaks.engine.game import Game
+from tripeaks.engine.layout import Layout
 from tripeaks.engine.layouts import BY_ID, LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.solver import COMPILED
+from tripeaks.solver.pool import WinnablePool
 from tripeaks.solver.search import (
     Answers,
     Solution,
@@ -170,12 +174,28 @@ def short(seconds: list[float]) -> str:
     return f"{1000 * statistics.median(ordered):7.3f} {1000 * p99:7.3f}"
 
 
+def winnable_request(pool: WinnablePool, layout: Layout, variant: Variant) -> bool:
+    """The app's winnable-only request: a deal from the pool, else the loop; whether it was empty."""
+    if pool.take(variant, layout) is not None:
+        return False
+    random_winnable_code(variant, layout=layout)
+    return True
+
+
 def layout_figures(rules_names: list[str], options: str, deals: int, layout_ids: list[str]) -> None:
-    """decide, best win and winnable-only per layout, side by side with Three Peaks."""
+    """decide, best win and winnable-only per layout, side by side with Three Peaks.
+
+    "winnable only" is the app's request (tripeaks/web/backend/solving.py winnable_code): a deal
+    from the pool kept ready (tripeaks/solver/pool.py), the loop itself when it is empty; the
+    pool is let refill between two requests, untimed, and its cost is given beside: winnable
+    deals proved a second of the refill thread's CPU and codes tried a deal ("refill"), with how
+    many requests found the pool empty. "loop" is random_winnable_code alone, what each request
+    paid before the pool."""
     print(f"per layout, {deals} deals each (the same numbers), ms median p99 (wall; cpu): {load()}")
     print(
         f"  {'layout':<12} {'rules':<8} {'won':>6}  {'decide wall':>15} {'cpu':>15}"
         f"  {'best win wall':>15} {'cpu':>15}  {'win. only wall':>15} {'cpu':>15}"
+        f"  {'loop cpu':>15}  {'refill /s':>9} {'tries':>5} {'empty':>5}"
     )
     for name in rules_names:
         rules = Rules.EASY if name == "easy" else Rules.CLASSIC
@@ -188,11 +208,25 @@ def layout_figures(rules_names: list[str], options: str, deals: int, layout_ids:
             best, solutions = timed(solve, codes)
             assert winnable == [solution.winnable for solution in solutions]
             dealing = functools.partial(random_winnable_code, layout=layout)
-            only = timed_each(dealing, [variant] * deals)
+            loop = timed_each(dealing, [variant] * deals)
+            pool = WinnablePool()
+            asking = functools.partial(winnable_request, pool, layout)
+            only, empty = Times(), 0
+            for _ in range(deals):
+                pool.settle(60.0)
+                step, found = timed(asking, [variant])
+                only.wall += step.wall
+                only.cpu += step.cpu
+                empty += found[0]
+            pool.settle(60.0)
+            pool.close()
+            refills = pool.refills
             print(
                 f"  {layout.id:<12} {name + ('-' + options if options else ''):<8}"
                 f" {sum(winnable) / deals:>6.1%}  {short(decide.wall)} {short(decide.cpu)}"
-                f"  {short(best.wall)} {short(best.cpu)}  {short(only.wall)} {short(only.cpu)}",
+                f"  {short(best.wall)} {short(best.cpu)}  {short(only.wall)} {short(only.cpu)}"
+                f"  {short(loop.cpu)}  {refills.proved / refills.seconds:>9.0f}"
+                f" {refills.tried / refills.proved:>5.2f} {empty:>5}",
                 flush=True,
             )
     print(f"  ({load()})")

@@ -135,7 +135,7 @@ def test_the_sample_covers_every_layout_with_won_and_lost_deals() -> None:
 def test_both_kernels_answer_the_same_on_every_layout(layout: Layout) -> None:
     """Each rules and option: the verdict, the fewest draws, the best score and the most cards
     removed, by the depth-first search of either kernel, the compiled decide (from the ranks and
-    from the deal number, dealt in C), the compiled best win by backward passes and the survey;
+    from the deal number, dealt in C), the compiled best win by its forward pass and the survey;
     every line replays to its score."""
     full = layout.all_mask
     for key in SAMPLE[layout.id]:

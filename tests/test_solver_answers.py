@@ -3,9 +3,9 @@
 It answers every position of a deal at once, from a table over the sets of cards that can be on
 the table together; the depth-first search answers one position at a time. They must agree
 everywhere: on the stored reference verdicts of every bench deal, and on random mid-game positions
-of random deals under both rules. The compiled kernel's answers (the backward passes, its best win
-by passes over a cut stock) are held to the portable kernel's (its own backward pass in Python, its
-best win by the depth-first search), each kernel named explicitly.
+of random deals under both rules. The compiled kernel's answers (the backward pass, its best win
+by a forward pass) are held to the portable kernel's (its own backward pass in Python, its best win
+by the depth-first search), each kernel named explicitly.
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def test_the_best_win_finds_the_reference_best_on_every_bench_deal(rules: Rules)
 
 def searched_best(game: Game) -> Solution:
     """The best win by the portable kernel (its depth-first search for the fewest draws), to hold
-    the compiled kernel's backward passes to."""
+    the compiled kernel's passes to."""
     return Answers.of(game, portable).solve(game)
 
 

@@ -67,15 +67,15 @@ where the peaks meet, each lies over the other's edge. 30 cards."""
 THEATRE = Layout.drawn(
     "theatre",
     """
-a2a2                    c2c2
- a1a1  b1b1b1b1b1b1b1  c1c1
-a0a0a0  b2b2b2b2b2b2  c0c0c0
-         b3b3b3b3b3
+a2a2                c2c2
+ a1a1  b0b0b0b0b0  c1c1
+a0a0a0  b1b1b1b1  c0c0c0
+         b2b2b2
 """,
 )
-"""Stalls and two boxes: the stalls (18 cards) narrow towards the stage at the bottom, each row lying
+"""Stalls and two boxes: the stalls (12 cards) narrow towards the stage at the bottom, each row lying
 on the one behind it, so the front row is face up; the boxes (7 cards each) hang from their top row,
-which is face up. 32 cards, 9 face up."""
+which is face up. 26 cards, 7 face up, 12 wide."""
 
 BRIDGE = Layout.drawn(
     "bridge",

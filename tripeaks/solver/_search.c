@@ -14,8 +14,8 @@
  *
  * Beside it: the deal format's shuffle (deal_deck, the same cards as tripeaks/codes.py), decide
  * (the capped search in two move orders, then the backward pass over the layout's table sets:
- * 22,932 on Three Peaks), the backward pass itself (prepare) and the best win by backward passes
- * over a shortened stock.
+ * 22,932 on Three Peaks), the backward pass itself (prepare) and the best win by one forward
+ * pass over the positions the prepared table says are won.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -274,12 +274,21 @@ static inline int bit_count(uint64_t x) {
 }
 #if defined(__GNUC__) || defined(__clang__)
 static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
+static inline int highest(uint64_t x) { return 63 - __builtin_clzll(x); }
 #else /* any other C99 compiler: the same answers, a little slower */
 static inline int lowest(uint64_t x) {
     int n = 0;
     while (!(x & 1u)) {
         x >>= 1;
         n++;
+    }
+    return n;
+}
+static inline int highest(uint64_t x) {
+    int n = 63;
+    while (!(x >> 63)) {
+        x <<= 1;
+        n--;
     }
     return n;
 }
@@ -601,7 +610,7 @@ static void visit(Removal *m, uint64_t present, int drawn, int top) {
 
 #define LAYOUT_HEADER 8     /* "TPL1", the size, three zero bytes */
 #define LAYOUT_SLOTS 16     /* layouts kept at once: the least recently used one unused goes */
-#define MAX_SETS (1 << 22)  /* table sets a layout may have (Theatre, the most so far: 354,456) */
+#define MAX_SETS (1 << 22)  /* table sets a layout may have (Valley, the most so far: 109,325) */
 
 static Layout *layouts[LAYOUT_SLOTS];
 static unsigned long layouts_read, layout_clock;
@@ -1387,23 +1396,7 @@ static PyObject *py_hint_from(PyObject *self, PyObject *args) {
     return PyLong_FromLong(step);
 }
 
-/* ---- the best win: the fewest draws by backward passes over a shortened stock ----
- *
- * A win with at most L draws in all is a win of the same deal with its stock cut after L cards,
- * and the backward pass answers that for every position at once. Winning within L draws only
- * gets easier as L grows, so a binary search over L (about five passes, each the same fixed
- * work as a preparation) finds the fewest draws, and the table for that L gives a line: any
- * move that keeps the position won under the cut stock, the lowest play first, else the draw,
- * leads to a win with exactly that many draws. A lost position gets the fewest cards it can
- * leave the same way: the pass that counts every set of at most k cards as won says whether k
- * cards left can be reached; most lost deals end at one or two cards, tried first. Every pass
- * stops at the position's own set: a removal only leads to sets numbered lower. */
-
-/* The first set with at least `cards` cards (set_count when none). */
-static int first_with(const Layout *L, int cards) {
-    return first_key_at_least(L, (uint64_t)cards << 56);
-}
-
+/* A prepared deal's parts, for the best win below. */
 typedef struct {
     const Layout *layout;
     const uint8_t *ranks, *stock, *fits, *reach;
@@ -1415,14 +1408,13 @@ static Prepared prepared_parts(const Layout *L, const uint8_t *p) {
     return d;
 }
 
-/* Can (set, drawn, top) be won within `limit` draws in all? The table is left in `table`. */
-static int won_within(const Prepared *d, int limit, uint8_t *table, int set, int drawn, int top) {
-    backward_range(d->layout, d->ranks, d->stock, limit, (const uint8_t(*)[RANKS])d->fits, 0,
-                   table, 1, set);
-    return drawn < table[(size_t)set * REACH_ROW + top];
+/* The first set with at least `cards` cards (set_count when none). */
+static int first_with(const Layout *L, int cards) {
+    return first_key_at_least(L, (uint64_t)cards << 56);
 }
 
-/* Can (set, drawn, top) leave at most `cards` cards on the table? */
+/* Can (set, drawn, top) leave at most `cards` cards on the table? The backward pass that counts
+ * every set of at most that many cards as won (table: scratch for it). */
 static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int drawn, int top) {
     backward_range(d->layout, d->ranks, d->stock, d->stock_size,
                    (const uint8_t(*)[RANKS])d->fits, 0, table, first_with(d->layout, cards + 1),
@@ -1430,17 +1422,17 @@ static int leaves(const Prepared *d, int cards, uint8_t *table, int set, int dra
     return drawn < table[(size_t)set * REACH_ROW + top];
 }
 
-/* A win from (set, drawn, top) by the table: the lowest play that keeps the position won, else
- * the draw. Writes it to line, its length to *length, and returns its count of draws. */
-static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int top,
-                uint8_t *line, int *length) {
+/* A win from (set, drawn, top) by the prepared table: the lowest play that keeps the game won,
+ * else the draw. Writes it to line, its length to *length, and returns its count of draws. */
+static int walk(const Prepared *d, int set, int drawn, int top, uint8_t *line, int *length) {
     const Layout *L = d->layout;
     int n = 0, on = top, at = set, start = drawn;
     while (set_mask(L, at) && n < MAX_PATH) {
         int next = -1;
         for (int k = L->removal_start[at]; k < L->removal_start[at + 1]; k++) {
             int r = d->ranks[L->removal_pos[k]];
-            if (d->fits[on * RANKS + r] && drawn < table[(size_t)next_set(L, k) * REACH_ROW + r]) {
+            size_t next = (size_t)next_set(L, k);
+            if (d->fits[on * RANKS + r] && drawn < d->reach[next * REACH_ROW + r]) {
                 next = k;
                 break;
             }
@@ -1458,60 +1450,256 @@ static int walk(const Prepared *d, const uint8_t *table, int set, int drawn, int
     return drawn - start;
 }
 
+/* ---- the best win in one forward pass ----
+ *
+ * least[set * REACH_ROW + top]: the fewest draws with which (set, top) is reached from the
+ * position (NOT_REACHED when it is not). Reaching the same cards and top with fewer draws is as
+ * good (lost with fewer draws is lost with more), so the fewest is all a set keeps. A removal
+ * leads to a set numbered lower, so the sets are taken from the position's own downwards, each
+ * final when taken: its draws first (from its fewest, drawing on reaches the first stock card of
+ * each rank at or after it), then its plays, each handing the fewest draws of the tops the card
+ * goes on to the set it leaves with the card's rank on top. With `pruned`, only winnable states
+ * are kept (least < reach, the prepared table): the fewest draws of a win are then least at the
+ * empty set, and the line is read backwards from it. Without, every reachable state is kept, and
+ * the lowest set reached is the fewest cards any line leaves. */
+#define NOT_REACHED 255
+
+typedef struct {
+    uint8_t next_draw[MAX_STOCK + 1][REACH_ROW]; /* [d][r]: 1 + the first e >= d of rank r */
+    uint8_t fitters[RANKS][RANKS];                /* the tops a card of rank r goes on */
+    int fitter_count[RANKS];
+    /* The same for the vector path: a card of rank r goes on r - 1 (unless below[r] is 0xFF),
+     * r + 1 (unless above[r]), the wildcard (unless wild[r]), and the extra pairs (Easy's king
+     * and ace, each on the other). */
+    uint8_t below[REACH_ROW], above[REACH_ROW], wild[REACH_ROW];
+    uint8_t extra_rank[2 * RANKS * RANKS], extra_top[2 * RANKS * RANKS];
+    int extras;
+} Forward;
+
+static void forward_tables(const Prepared *d, Forward *f) {
+    memset(f->next_draw, NOT_REACHED, sizeof f->next_draw);
+    for (int e = d->stock_size - 1; e >= 0; e--) {
+        memcpy(f->next_draw[e], f->next_draw[e + 1], REACH_ROW);
+        f->next_draw[e][d->stock[e]] = (uint8_t)(e + 1);
+    }
+    memset(f->below, 0xFF, REACH_ROW);
+    memset(f->above, 0xFF, REACH_ROW);
+    memset(f->wild, 0xFF, REACH_ROW);
+    f->extras = 0;
+    for (int r = 0; r < RANKS; r++) {
+        f->fitter_count[r] = 0;
+        for (int t = 0; t < RANKS; t++) {
+            if (!r || !d->fits[t * RANKS + r]) continue;
+            f->fitters[r][f->fitter_count[r]++] = (uint8_t)t;
+            if (t == 0)
+                f->wild[r] = 0;
+            else if (t == r - 1)
+                f->below[r] = 0;
+            else if (t == r + 1)
+                f->above[r] = 0;
+            else {
+                f->extra_rank[f->extras] = (uint8_t)r;
+                f->extra_top[f->extras++] = (uint8_t)t;
+            }
+        }
+    }
+}
+
+/* most[r]: the fewest draws among the tops of row a card of rank r goes on. */
+static inline void fewest_under(const uint8_t *row, const Forward *f, uint8_t *most) {
+#if HAVE_VECTOR
+    __m128i r = _mm_load_si128((const __m128i *)row);
+    __m128i m = _mm_or_si128(_mm_slli_si128(r, 1), _mm_loadu_si128((const __m128i *)f->below));
+    m = _mm_min_epu8(m, _mm_or_si128(_mm_srli_si128(r, 1),
+                                     _mm_loadu_si128((const __m128i *)f->above)));
+    m = _mm_min_epu8(m, _mm_or_si128(_mm_set1_epi8((char)row[0]),
+                                     _mm_loadu_si128((const __m128i *)f->wild)));
+    _mm_storeu_si128((__m128i *)most, m);
+    for (int j = 0; j < f->extras; j++)
+        if (row[f->extra_top[j]] < most[f->extra_rank[j]])
+            most[f->extra_rank[j]] = row[f->extra_top[j]];
+#else
+    for (int r = 1; r < RANKS; r++) {
+        uint8_t m = NOT_REACHED;
+        for (int j = 0; j < f->fitter_count[r]; j++)
+            if (row[f->fitters[r][j]] < m) m = row[f->fitters[r][j]];
+        most[r] = m;
+    }
+#endif
+}
+
+/* A set's row once every play into it is in: the states that cannot be won dropped (with
+ * `pruned`), then its draws; returns its fewest draws (NOT_REACHED when nothing is left). */
+#if HAVE_VECTOR
+static inline int settle_row(uint8_t *row, const uint8_t *won, const Forward *f, int pruned,
+                             int limit) {
+    __m128i r = _mm_load_si128((const __m128i *)row);
+    __m128i w = _mm_min_epu8(_mm_load_si128((const __m128i *)won), _mm_set1_epi8((char)limit));
+    const __m128i none = _mm_set1_epi8((char)NOT_REACHED);
+    if (pruned) r = _mm_or_si128(r, _mm_cmpeq_epi8(_mm_max_epu8(r, w), r)); /* r >= w: lost */
+    __m128i m = _mm_min_epu8(r, _mm_shuffle_epi32(r, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_min_epu8(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+    m = _mm_min_epu8(m, _mm_shufflelo_epi16(m, 0xB1));
+    int fewest = _mm_cvtsi128_si32(m);
+    fewest = (fewest & 0xFF) < (fewest >> 8 & 0xFF) ? fewest & 0xFF : fewest >> 8 & 0xFF;
+    if (fewest == NOT_REACHED) {
+        _mm_store_si128((__m128i *)row, none);
+        return NOT_REACHED;
+    }
+    __m128i v = _mm_load_si128((const __m128i *)f->next_draw[fewest]);
+    if (pruned) v = _mm_or_si128(v, _mm_cmpeq_epi8(_mm_max_epu8(v, w), v));
+    _mm_store_si128((__m128i *)row, _mm_min_epu8(r, v));
+    return fewest;
+}
+#else
+static inline int settle_row(uint8_t *row, const uint8_t *won, const Forward *f, int pruned,
+                             int limit) {
+    uint8_t fewest = NOT_REACHED;
+    for (int t = 0; t < RANKS; t++) {
+        if (pruned && (row[t] >= won[t] || row[t] >= limit)) row[t] = NOT_REACHED;
+        if (row[t] < fewest) fewest = row[t];
+    }
+    if (fewest == NOT_REACHED) return NOT_REACHED;
+    const uint8_t *drawing = f->next_draw[fewest];
+    for (int t = 0; t < RANKS; t++) {
+        uint8_t v = drawing[t];
+        if (pruned && (v >= won[t] || v >= limit)) v = NOT_REACHED;
+        if (v < row[t]) row[t] = v;
+    }
+    return fewest;
+}
+#endif
+
+/* The pass; returns the lowest set reached (-1 when none). Only the reached sets (`reached`, a
+ * bit a set) are visited, highest first. */
+static int forward_pass(const Prepared *d, const Forward *f, uint8_t *least, uint64_t *reached,
+                        int set, int drawn, int top, int pruned, int limit) {
+    const Layout *L = d->layout;
+    const uint8_t *reach = d->reach, *ranks = d->ranks;
+    const int32_t *start = L->removal_start;
+    const uint8_t *removal_pos = L->removal_pos;
+    const uint16_t *n16 = L->next16;
+    const uint32_t *n32 = L->next32;
+    memset(reached, 0, ((size_t)set / 64 + 1) * sizeof(uint64_t));
+    memset(least, NOT_REACHED, ((size_t)set + 1) * REACH_ROW);
+    least[(size_t)set * REACH_ROW + top] = (uint8_t)drawn;
+    reached[set / 64] |= 1ULL << set % 64;
+    int lowest_set = -1;
+    for (int w = set / 64; w >= 0; w--) {
+        /* A play leads to a lower set, maybe of this word: the word is read again each time. */
+        uint64_t below = ~0ULL, pending;
+        while ((pending = reached[w] & below) != 0) {
+            int b = highest(pending), i = w * 64 + b;
+            below = b ? ~0ULL >> (64 - b) : 0;
+            uint8_t *row = least + (size_t)i * REACH_ROW;
+            if (settle_row(row, reach + (size_t)i * REACH_ROW, f, pruned, limit) == NOT_REACHED)
+                continue;
+            lowest_set = i;
+            uint8_t most[REACH_ROW];
+            fewest_under(row, f, most);
+            /* Without a branch (which way each goes is a coin toss): a lost or unreached
+             * state hands on NOT_REACHED, which changes nothing and marks nothing. */
+            for (int k = start[i]; k < start[i + 1]; k++) {
+                int r = ranks[removal_pos[k]];
+                unsigned m = most[r];
+                size_t next = n16 != NULL ? (size_t)n16[k] : (size_t)n32[k];
+                if (pruned) m = m < reach[next * REACH_ROW + r] ? m : NOT_REACHED;
+                uint8_t *to = least + next * REACH_ROW + r;
+                *to = (uint8_t)(m < *to ? m : *to);
+                reached[next / 64] |= (uint64_t)(m != NOT_REACHED) << next % 64;
+            }
+        }
+    }
+    return lowest_set;
+}
+
+/* The line to (set 0, top, its least) read backwards through least: a play into it with the same
+ * draws, else draws from the set's fewest (a state reached by no play is reached by drawing). */
+static int line_back(const Prepared *d, const Forward *f, const uint8_t *least,
+                     const uint64_t *reached, int set0, int drawn0, int top0, int top,
+                     uint8_t *line) {
+    const Layout *L = d->layout;
+    uint8_t back[MAX_PATH];
+    int n = 0, at = 0, dr = least[top];
+    uint64_t start_mask = set_mask(L, set0);
+    while (!(at == set0 && dr == drawn0 && top == top0) && n < MAX_PATH) {
+        uint64_t mask = set_mask(L, at);
+        int found = 0;
+        for (uint64_t rest = top ? start_mask & ~mask : 0; rest && !found; rest &= rest - 1) {
+            int p = lowest(rest);
+            if (d->ranks[p] != top) continue;
+            int before = set_index(L, mask | 1ULL << p);
+            if (before < 0 || !(reached[before / 64] >> before % 64 & 1)) continue;
+            int freed = 0;
+            for (int k = L->removal_start[before]; k < L->removal_start[before + 1]; k++)
+                if (L->removal_pos[k] == p) freed = 1;
+            if (!freed) continue;
+            const uint8_t *row = least + (size_t)before * REACH_ROW;
+            for (int j = 0; j < f->fitter_count[top]; j++) {
+                int t = f->fitters[top][j];
+                if (row[t] == dr) {
+                    back[n++] = (uint8_t)p;
+                    at = before;
+                    top = t;
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (found) continue;
+        const uint8_t *row = least + (size_t)at * REACH_ROW;
+        int fewest = NOT_REACHED, from = 0;
+        for (int t = 0; t < RANKS; t++)
+            if (row[t] < fewest) {
+                fewest = row[t];
+                from = t;
+            }
+        if (fewest >= dr) break; /* never: a state no play reaches is reached by drawing */
+        for (int k = fewest; k < dr && n < MAX_PATH; k++) back[n++] = DRAW_STEP;
+        dr = fewest;
+        top = from;
+    }
+    for (int k = 0; k < n; k++) line[k] = back[n - 1 - k];
+    return n;
+}
+
 /* Writes a best win from (set, drawn, top) to line and returns its length; -1 when the position
- * is lost, with *fewest_left the fewest cards any line leaves. scratch: two tables. */
+ * is lost, with *fewest_left the fewest cards any line leaves. scratch: one table. */
 static int best_line(const Layout *L, const uint8_t *prepared, int set, int drawn, int top,
                      uint8_t *line, int *fewest_left, uint8_t *scratch) {
     Prepared d = prepared_parts(L, prepared);
-    size_t cells = (size_t)L->set_count * REACH_ROW;
+    Forward f;
+    forward_tables(&d, &f);
     *fewest_left = 0;
-    if (drawn >= d.reach[(size_t)set * REACH_ROW + top]) {
-        int lo = 0, hi = bit_count(set_mask(L, set)); /* leaves lo: no; leaves hi: yes */
-        for (int k = 1; k <= 2 && k < hi; k++) {
-            if (leaves(&d, k, scratch, set, drawn, top)) {
-                hi = k;
-                break;
-            }
-            lo = k;
-        }
-        while (hi - lo > 1) {
-            int mid = (lo + hi) / 2;
-            if (leaves(&d, mid, scratch, set, drawn, top))
-                hi = mid;
-            else
-                lo = mid;
-        }
-        *fewest_left = hi;
+    int won = drawn < d.reach[(size_t)set * REACH_ROW + top], length, limit = NOT_REACHED;
+    if (won) { /* the prepared table's line is a win: no state with more draws matters */
+        limit = drawn + walk(&d, set, drawn, top, line, &length) + 1;
+        if (limit == drawn + 1) return length; /* no draw at all */
+    }
+    if (!won && bit_count(set_mask(L, set)) > 1 && leaves(&d, 1, scratch, set, drawn, top)) {
+        *fewest_left = 1; /* most lost deals: one backward pass says so */
         return -1;
     }
-    /* Within lo draws: no (lo < drawn cannot be); within hi: yes. The line the prepared table
-     * gives (plays before draws) is a win already: its draws are the first hi. */
-    int length, lo = drawn - 1, hi = drawn + walk(&d, d.reach, set, drawn, top, line, &length);
-    const uint8_t *table = d.reach;
-    uint8_t *trying = scratch, *kept = scratch + cells;
-    while (hi - lo > 1) {
-        int mid = (lo + hi) / 2;
-        if (won_within(&d, mid, trying, set, drawn, top)) {
-            hi = mid;
-            table = trying;
-            uint8_t *swap = kept;
-            kept = trying;
-            trying = swap;
-        } else {
-            lo = mid;
-        }
+    uint64_t *reached = (uint64_t *)(scratch + (size_t)L->set_count * REACH_ROW);
+    int lowest_set = forward_pass(&d, &f, scratch, reached, set, drawn, top, won, limit);
+    if (!won) {
+        *fewest_left = bit_count(set_mask(L, lowest_set));
+        return -1;
     }
-    if (table != d.reach) walk(&d, table, set, drawn, top, line, &length);
-    return length;
+    int best = 0;
+    for (int t = 1; t < RANKS; t++)
+        if (scratch[t] < scratch[best]) best = t;
+    return line_back(&d, &f, scratch, reached, set, drawn, top, best, line);
 }
 
-/* Two scratch tables for best_line, kept between calls like the Search (taken with the GIL);
- * a layout with more sets than the kept ones were made for gets new ones. */
+/* The scratch table of best_line, kept between calls like the Search (taken with the GIL); a
+ * layout with more sets than the kept one was made for gets a new one. */
 static uint8_t *spare_scratch;
 static size_t spare_scratch_size;
 
 static uint8_t *take_scratch(const Layout *L, size_t *size) {
-    size_t wanted = 2 * (size_t)L->set_count * REACH_ROW;
+    size_t bits = ((size_t)L->set_count / 64 + 1) * sizeof(uint64_t);
+    size_t wanted = (size_t)L->set_count * REACH_ROW + bits;
     uint8_t *scratch = spare_scratch;
     if (scratch != NULL && spare_scratch_size >= wanted) {
         spare_scratch = NULL;
@@ -1802,9 +1990,10 @@ static PyObject *py_survey(PyObject *self, PyObject *args) {
     /* One Search reused for every deal: made once from the first deal, re-dealt in place. */
     int top;
     Search *s = search_of_deal(0, &sh, &top);
-    /* With best: a prepared deal, then best_line's two scratch tables. */
+    /* With best: a prepared deal, then best_line's scratch (a table and a bit a set). */
     size_t cells = (size_t)L->set_count * REACH_ROW;
-    uint8_t *prepared = best ? malloc(HEADER + 3 * cells) : NULL;
+    size_t bits = ((size_t)L->set_count / 64 + 1) * sizeof(uint64_t);
+    uint8_t *prepared = best ? malloc(HEADER + 2 * cells + bits) : NULL;
     if (s == NULL || (best && prepared == NULL)) {
         if (s != NULL) free_search(s);
         free(prepared);
@@ -1880,7 +2069,7 @@ static PyMethodDef methods[] = {
      "winnable_from(prepared, layout, present, drawn, top) -> can the position still be won?"},
     {"best_from", py_best_from, METH_VARARGS,
      "best_from(prepared, layout, present, drawn, top) -> (the best win as bytes or None, the "
-     "fewest cards left at best when lost), by backward passes over the stock cut short."},
+     "fewest cards left at best when lost), by one forward pass over the won positions."},
     {"hint_from", py_hint_from, METH_VARARGS,
      "hint_from(prepared, layout, present, drawn, top) -> the lowest winning play, 255 for the "
      "draw, -1 when lost."},

@@ -4,8 +4,8 @@ small interface as tripeaks/solver/portable.py (tripeaks/solver/kernel.py choose
 - tripeaks/solver/_search.c: the depth-first search (the portable one's, move for move), is_winnable
   as that search capped at ``cap`` positions and then the backward pass over the layout's table
   sets (22,932 on Three Peaks), a deal's answers for every position (``prepare``), the best win
-  by backward passes over the stock cut after L cards, L found by a binary search
-  (docs/solver.md), the deal format's shuffle, and a survey of many deals dealt and decided in C;
+  by one forward pass keeping the fewest draws that reach each won position (docs/solver.md),
+  the deal format's shuffle, and a survey of many deals dealt and decided in C;
   on any layout of at most ``MAX_LAYOUT`` (35) cards, handed over as data
   (tables.compiled_layout);
 - tripeaks/solver/_streak.c: the traditional best score, memoising only the positions right after

@@ -11,7 +11,7 @@ answered under the traditional scoring too; its best score is tripeaks/solver/st
 
 The searching itself is the kernel's, chosen once by tripeaks/solver/kernel.py: compiled
 (tripeaks/solver/compiled.py over _search.c: ``is_winnable`` caps a depth-first search and hands the
-rest to the backward pass, ``solve`` finds the best win by backward passes; docs/solver.md has the
+rest to the backward pass, ``solve`` finds the best win by a forward pass; docs/solver.md has the
 why), else the portable Python (tripeaks/solver/portable.py: the same depth-first search with its
 sound rules to stop early). This module turns games and codes into what a kernel takes and its
 answers into the engine's actions, the same whichever kernel runs, on any layout: the kernels take
@@ -135,9 +135,10 @@ class Answers:
         return DRAW if step == DRAW_STEP else _PLAYS[step]
 
     def solve(self, game: Game) -> Solution:
-        """The best win from the game (fewest draws, the highest score): compiled, by backward
-        passes over the stock cut after L cards, L found by a binary search (docs/solver.md); the
-        portable kernel's is the search. A lost game reports the most cards any line removes."""
+        """The best win from the game (fewest draws, the highest score): compiled, by one forward
+        pass over the positions its table says are won, keeping the fewest draws that reach each
+        (docs/solver.md); the portable kernel's is the search. A lost game reports the most cards
+        any line removes."""
         _standard(game)
         size = game.layout.size
         if not game.present:

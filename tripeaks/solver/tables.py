@@ -101,7 +101,7 @@ def table_sets(layout: Layout = THREE_PEAKS) -> TableSets:
     """Every set of cards that can be on the table together, numbered by card count, then mask.
 
     A card leaves only when every card over it is gone, so only 22,932 sets ever occur on Three
-    Peaks (35,476 to 354,456 on the other layouts). For each: its mask, its free cards (lowest
+    Peaks (35,476 to 109,325 on the other layouts). For each: its mask, its free cards (lowest
     first) each with the number of the set its removal leaves, and the number of each mask. The
     compiled extension numbers every layout's the same way.
     """

@@ -42,6 +42,7 @@ from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import explain
 from tripeaks.solver import search as solver
+from tripeaks.solver.pool import WinnablePool
 from tripeaks.web.backend import solver_worker
 from tripeaks.web.clients import network
 
@@ -180,6 +181,8 @@ class Solvers:
         """Searches under way by whose share they take (share_of)."""
         self._waiting = 0
         self._closed = False
+        self._winnable = WinnablePool()
+        """Winnable deals kept ready per kind of game, refilled by a thread of their own."""
 
     @property
     def queued(self) -> int:
@@ -375,12 +378,17 @@ class Solvers:
         """A random deal of the variant on ``layout`` proved winnable, None if none turned up
         (never seen).
 
-        The compiled decide takes microseconds for most deals and about a millisecond at worst, and
-        lets go of the GIL, so it runs in the calling thread (the app calls this in its thread
-        pool) and not in the worker.
+        One of the few kept ready for the kind (tripeaks/solver/pool.py: found by the same loop,
+        uniform over the winnable deals, handed out once, refilled by a thread off the request
+        path); when none is ready, the loop itself: the compiled decide takes microseconds for
+        most deals and about a millisecond at worst, and lets go of the GIL, so it runs in the
+        calling thread (the app calls this in its thread pool) and not in the worker.
         """
         with self._lock:
             self._check_open()
+        ready = self._winnable.take(variant, layout)
+        if ready is not None:
+            return ready
         try:
             return solver.random_winnable_code(variant, layout=layout)
         except RuntimeError:
@@ -396,6 +404,7 @@ class Solvers:
             self._closed = True
             pool, self._pool = self._pool, None
             self._pending.clear()
+        self._winnable.close()
         if pool is None:
             return
         # outside the lock: failing futures call back into _settle and _hint_done
