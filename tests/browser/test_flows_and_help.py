@@ -191,7 +191,7 @@ def test_the_sections_open_on_demand_by_keyboard(new_page, artifacts):
     expect(help_.locator("#help-scoring-ours tbody tr")).to_have_count(3)
     expect(help_.locator("#help-scoring-traditional tbody tr")).to_have_count(6)
     expect(help_.locator("#help-scoring-body")).to_contain_text("+100")
-    expect(help_.locator("#help-keys-body kbd")).to_have_count(13)
+    expect(help_.locator("#help-keys-body kbd")).to_have_count(14)
     expect(help_.locator("#help-sources-body li")).to_have_count(11)
     after = help_.locator("#help-example-body figure")
     expect(after.locator(".tableau .card:not([hidden])")).to_have_count(25)
