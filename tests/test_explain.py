@@ -5,6 +5,7 @@ the answers table the module itself uses."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, deal
+from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, SplitMix64, deal
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
@@ -231,6 +232,146 @@ def test_a_finished_game_has_no_fair_hint() -> None:
     assert explain.fair_hint(game).move is None
     with pytest.raises(ValueError):
         explain.fair_hint(Game.new("TP1-E-AAAAAAB"), samples=0)
+
+
+# The played hint (issue 40) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", ["", "J", "O", "D", "DJOT"])
+@pytest.mark.parametrize("rules", list(Rules))
+@pytest.mark.parametrize("tableau", [True, False])
+def test_a_played_hint_never_depends_on_the_cards_underneath(
+    rules: Rules, options: str, tableau: bool
+) -> None:
+    code = GameCode(Variant(rules).with_options(options), "BCDEFGH")
+    game, line = midgame(code)
+    other = swapped(game, line, tableau)
+    assert explain.visible_key(other) == explain.visible_key(game)
+    mine, theirs = explain.played_hint(game, 60, seed=7), explain.played_hint(other, 60, seed=7)
+    assert mine == theirs
+    assert mine.move is not None and mine.plays == 60
+
+
+def strategy_play(game: Game, first: Action, ties: SplitMix64) -> bool:
+    """The visible-card strategy played on after ``first`` through the engine: a fitting card
+    that frees another card first, then one after which another free card fits, ties drawn by
+    ``ties``; else a draw. Whether it wins."""
+    game.apply(first)
+    while not game.is_over:
+        fitting = game.playable_positions()
+        if not fitting:
+            if not game.stock_size:
+                return False
+            game.draw()
+            continue
+        values = {}
+        for pos in fitting:
+            twin = game.copy()
+            twin.play(pos)
+            freed = any(twin.is_free(q) and not game.is_free(q) for q in game.layout.positions)
+            goes_on = any(
+                q != pos and game.is_free(q) and twin.fits(card)
+                for q in game.layout.positions
+                if (card := game.card_at(q)) is not None
+            )
+            values[pos] = 2 * freed + goes_on
+        best = [pos for pos in fitting if values[pos] == max(values.values())]
+        game.play(best[ties.below(len(best))] if len(best) > 1 else best[0])
+    return game.is_won
+
+
+@pytest.mark.parametrize("options", ["", "J", "D"])
+@pytest.mark.parametrize("rules", list(Rules))
+def test_a_played_hint_counts_the_plays_the_engine_strategy_wins(
+    rules: Rules, options: str
+) -> None:
+    """Each move's wins are the plays of the strategy after it, through the engine, on each
+    consistent deal, its ties drawn from a SplitMix64 started afresh a sample (the same for every
+    move); the move is the most won, its chance the share through the calibration map."""
+    code = GameCode(Variant(rules).with_options(options), "LKJHGFD")
+    game, line = midgame(code, 7)
+    hint = explain.played_hint(game, samples=12, seed=11)
+    assert hint.moves == tuple(game.legal_moves())
+    seed = explain.tie_seed(game, 11)
+    wins = [0] * len(hint.moves)
+    for k, sample in enumerate(explain.consistent_deals(game, 12, seed=11)):
+        for i, move in enumerate(hint.moves):
+            twin = Game(sample, game.variant)
+            for action in line:
+                twin.apply(action)
+            start = (seed + 0x632BE59BD9B4E019 * (k + 1)) % 2**64
+            wins[i] += strategy_play(twin, move, SplitMix64(start))
+    assert hint.wins == tuple(wins)
+    best = max(wins)
+    assert hint.move == hint.moves[wins.index(best)]
+    assert hint.share == best / 12 and hint.plays == 12
+    assert hint.chance == explain.calibrated(hint.share, rules)
+
+
+def test_the_calibration_maps_rise_from_a_share_to_a_chance() -> None:
+    for rules, knots in explain.CALIBRATION.items():
+        assert len(knots) == 21
+        assert all(0 <= a <= b <= 1 for a, b in itertools.pairwise(knots))
+        assert explain.calibrated(0.0, rules) == knots[0]
+        assert explain.calibrated(1.0, rules) == knots[-1]
+        assert explain.calibrated(0.025, rules) == pytest.approx((knots[0] + knots[1]) / 2)
+
+
+def test_a_finished_game_has_no_played_hint() -> None:
+    game = Game.new("TP1-E-AAAAAAB")
+    for action in solver.solve(game).line:
+        game.apply(action)
+    assert explain.played_hint(game).move is None
+    with pytest.raises(ValueError):
+        explain.played_hint(Game.new("TP1-E-AAAAAAB"), samples=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=variants,
+    number=st.integers(0, CODE_SPACE - 1),
+    picks=st.lists(st.integers(0, 1000), max_size=30),
+    seed=st.integers(0, 2**64 - 1),
+    plays=st.integers(1, 3),
+)
+def test_the_compiled_rollouts_win_exactly_what_the_python_rollouts_win(
+    variant: Variant, number: int, picks: list[int], seed: int, plays: int
+) -> None:
+    game = Game.new(GameCode.from_number(number, variant))
+    for pick in picks:
+        moves = list(game.legal_moves())
+        if not moves:
+            break
+        game.apply(moves[pick % len(moves)])
+    firsts = bytes(255 if m.pos is None else m.pos for m in game.legal_moves())
+    deals = explain.consistent_deals(game, 5, seed=1)
+    tableaux = b"".join(bytes(c.rank for c in d.tableau) for d in deals)
+    stocks = b"".join(bytes(c.rank for c in d.stock) for d in deals)
+    position = (game.present, game.drawn, game.top_rank)
+    args = (tableaux, stocks, variant.rules, *position, firsts, plays, seed)
+    assert compiled.rollouts(*args) == portable.rollouts(*args)
+
+
+def test_the_compiled_rollouts_refuse_malformed_tables() -> None:
+    from tripeaks.solver import _strategy
+
+    fits, covered_by, covers = compiled.strategy_tables(Rules.EASY)
+    ranks, stock = bytes([1] * 56), bytes([2] * 46)
+    full = (1 << 28) - 1
+    good = (ranks, stock, fits, covered_by, covers, full, 0, 1, 1, 0, bytes([27, 255]))
+    assert len(_strategy.rollouts(*good)) == 2
+    for bad in [
+        (ranks[:55], *good[1:]),
+        (bytes([14] * 56), *good[1:]),
+        (*good[:2], fits[:-1], *good[3:]),
+        (*good[:5], full | 1 << 28, *good[6:]),
+        (*good[:6], 24, *good[7:]),
+        (*good[:7], 14, *good[8:]),
+        (*good[:10], bytes([0])),  # covered
+        (*good[:6], 23, *good[7:10], bytes([255])),  # nothing left to draw
+    ]:
+        with pytest.raises(ValueError):
+            _strategy.rollouts(*bad)
 
 
 # Grades --------------------------------------------------------------------------------------

@@ -323,6 +323,30 @@ def test_a_fair_hint_never_depends_on_the_cards_underneath(layout: Layout) -> No
             assert explain.visible_key(twin) == explain.visible_key(game)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS, ids=LAYOUT_IDS)
+def test_a_played_hint_never_depends_on_the_cards_underneath(layout: Layout) -> None:
+    """The played hint (issue 40) of two deals that differ only in face-down cards, or only in
+    the stock still to draw, is the same; its rollouts agree between the kernels."""
+    for shift, tableau in ((0, True), (3, False)):
+        options = options_of(layout, shift)
+        if "O" in options:
+            tableau = False  # open peaks: no card on the table is hidden
+        game = midgame(layout, options, 11 + shift)
+        other = swapped(game, tableau)
+        mine, theirs = explain.played_hint(game, 8, seed=5), explain.played_hint(other, 8, seed=5)
+        assert mine == theirs
+        assert mine.move in tuple(game.legal_moves()) and mine.plays == 8
+        deals = explain.consistent_deals(game, 8, seed=5)
+        tableaux = b"".join(bytes(c.rank for c in d.tableau) for d in deals)
+        stocks = b"".join(bytes(c.rank for c in d.stock) for d in deals)
+        firsts = bytes(255 if m.pos is None else m.pos for m in mine.moves)
+        position = (game.present, game.drawn, game.top_rank)
+        args = (tableaux, stocks, game.rules, *position, firsts, 2, explain.tie_seed(game, 5))
+        won = compiled.rollouts(*args, layout)
+        assert won == portable.rollouts(*args, layout)
+        assert all(0 <= w <= 16 for w in won)
+
+
 def test_a_fair_hint_s_chances_are_fresh_solves_on_another_layout() -> None:
     layout = next(layout for layout in LAYOUTS if layout is not THREE_PEAKS)
     game = midgame(layout, "J", 4)

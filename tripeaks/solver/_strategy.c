@@ -239,12 +239,147 @@ done:
     return result;
 }
 
+/* ---- rollouts: the strategy played on from one position of many sampled deals (a fair hint) ----
+ *
+ * The ties are drawn from a SplitMix64 started afresh for each (sample, play), the same for every
+ * first move, so that two moves are compared on the same draws; below(n) as
+ * tripeaks/engine/codes.py's fair_below (words at or past the largest multiple of n thrown away). */
+
+static uint64_t mix_next(uint64_t *state) {
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int mix_below(uint64_t *state, int n) {
+    uint64_t rest = (0 - (uint64_t)n) % (uint64_t)n; /* 2^64 mod n */
+    for (;;) {
+        uint64_t x = mix_next(state);
+        if (rest == 0 || x < 0 - rest)
+            return (int)(x % (uint64_t)n);
+    }
+}
+
+/* One play of the strategy from (present, drawn, top) on the deal in s and deck; 1 when won. */
+static int play_on(const Table *s, const unsigned char *deck, Py_ssize_t size, uint64_t present,
+                   Py_ssize_t drawn, int top, uint64_t *ties) {
+    int chosen[MAX_CARDS];
+    uint64_t free = free_cards(s, present);
+    while (present) {
+        int count = best_plays(s, present, free, top, chosen);
+        if (count == 0) {
+            if (drawn == size)
+                return 0;
+            top = deck[drawn++];
+            continue;
+        }
+        int pos = count == 1 ? chosen[0] : chosen[mix_below(ties, count)];
+        free = after_play(s, present, free, pos);
+        present &= ~(UINT64_C(1) << pos);
+        top = s->rank[pos];
+    }
+    return 1;
+}
+
+static PyObject *rollouts(PyObject *self, PyObject *args) {
+    Py_buffer tableaux, stocks, fits, covered_by, covers, firsts;
+    unsigned long long present, seed;
+    Py_ssize_t drawn;
+    int top, plays;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*KniiKy*", &tableaux, &stocks, &fits, &covered_by,
+                          &covers, &present, &drawn, &top, &plays, &seed, &firsts))
+        return NULL;
+    PyObject *result = NULL;
+    long counts[MAX_CARDS + 1] = {0};
+    Table s;
+    Py_ssize_t cards = covered_by.len / 8;
+    Py_ssize_t samples = cards ? tableaux.len / cards : 0;
+    Py_ssize_t size = samples ? stocks.len / samples : 0;
+    Py_ssize_t moves = firsts.len;
+    const unsigned char *first = firsts.buf;
+    if (cards < 1 || cards > MAX_CARDS || fits.len != 14 * 14 || covers.len != 8 * cards ||
+        samples < 1 || tableaux.len != samples * cards || stocks.len != samples * size ||
+        top < 0 || top > 13 || plays < 0 || drawn < 0 || drawn > size || moves > MAX_CARDS + 1 ||
+        (cards < 64 && present >> cards)) {
+        PyErr_SetString(PyExc_ValueError, "rollouts: malformed tables");
+        goto done;
+    }
+    if (!read_masks(&covered_by, (int)cards, s.covered_by) ||
+        !read_masks(&covers, (int)cards, s.covers)) {
+        PyErr_SetString(PyExc_ValueError, "rollouts: a mask names a position past the layout's");
+        goto done;
+    }
+    for (Py_ssize_t m = 0; m < moves; m++)
+        if (first[m] == 255 ? drawn == size
+                            : first[m] >= cards || !(present >> first[m] & 1) ||
+                                  (present & s.covered_by[first[m]])) {
+            PyErr_SetString(PyExc_ValueError, "rollouts: a first move that cannot be made");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < tableaux.len; i++)
+        if (((const unsigned char *)tableaux.buf)[i] > 13)
+            goto malformed;
+    for (Py_ssize_t i = 0; i < stocks.len; i++)
+        if (((const unsigned char *)stocks.buf)[i] > 13)
+            goto malformed;
+    for (Py_ssize_t k = 0; k < samples; k++) {
+        const unsigned char *deck = (const unsigned char *)stocks.buf + k * size;
+        memcpy(s.rank, (const unsigned char *)tableaux.buf + k * cards, (size_t)cards);
+        for (int t = 0; t < 14; t++) {
+            s.fit_mask[t] = 0;
+            for (int p = 0; p < cards; p++)
+                if (((const unsigned char *)fits.buf)[t * 14 + s.rank[p]])
+                    s.fit_mask[t] |= UINT64_C(1) << p;
+        }
+        for (int j = 0; j < plays; j++) {
+            uint64_t start = seed + UINT64_C(0x632BE59BD9B4E019) * (uint64_t)(k * plays + j + 1);
+            for (Py_ssize_t m = 0; m < moves; m++) {
+                uint64_t ties = start;
+                if (first[m] == 255)
+                    counts[m] += play_on(&s, deck, size, present, drawn + 1, deck[drawn], &ties);
+                else
+                    counts[m] += play_on(&s, deck, size, present & ~(UINT64_C(1) << first[m]),
+                                         drawn, s.rank[first[m]], &ties);
+            }
+        }
+    }
+    result = PyList_New(moves);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t m = 0; m < moves; m++) {
+        PyObject *count = PyLong_FromLong(counts[m]);
+        if (count == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, m, count);
+    }
+    goto done;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "rollouts: a rank over 13");
+done:
+    PyBuffer_Release(&tableaux);
+    PyBuffer_Release(&stocks);
+    PyBuffer_Release(&fits);
+    PyBuffer_Release(&covered_by);
+    PyBuffer_Release(&covers);
+    PyBuffer_Release(&firsts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"plays_won", plays_won, METH_VARARGS,
      "plays_won(ranks, stock, top, fits, covered_by, covers, plays, state) -> int: how many of "
      "plays plays of the deal the visible-card strategy wins, ties drawn from the Mersenne "
      "Twister state (random.Random.getstate()[1]). ranks: one a position of the layout (1 to "
      "51); covered_by, covers: each position's mask as a little-endian 64-bit word."},
+    {"rollouts", rollouts, METH_VARARGS,
+     "rollouts(tableaux, stocks, fits, covered_by, covers, present, drawn, top, plays, seed, "
+     "firsts) -> list[int]: for each first move (a position, 255 the draw) from the position "
+     "(present, drawn, top), how many of plays plays on each sampled deal the visible-card "
+     "strategy wins after it. tableaux, stocks: the samples' ranks, one after another."},
     {NULL, NULL, 0, NULL},
 };
 

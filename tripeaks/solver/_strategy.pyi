@@ -11,3 +11,17 @@ def plays_won(
     state: tuple[int, ...],
     /,
 ) -> int: ...
+def rollouts(
+    tableaux: bytes,
+    stocks: bytes,
+    fits: bytes,
+    covered_by: bytes,
+    covers: bytes,
+    present: int,
+    drawn: int,
+    top: int,
+    plays: int,
+    seed: int,
+    firsts: bytes,
+    /,
+) -> list[int]: ...

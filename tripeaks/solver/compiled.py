@@ -233,3 +233,22 @@ def plays_won(
     """How many of ``plays`` plays the visible-card strategy wins, ties from ``rng``'s state."""
     state = rng.getstate()[1]
     return _strategy.plays_won(tableau, stock, top, *strategy_tables(rules, layout), plays, state)
+
+
+def rollouts(
+    tableaux: bytes,
+    stocks: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    firsts: bytes,
+    plays: int,
+    seed: int,
+    layout: Layout = THREE_PEAKS,
+) -> list[int]:
+    """For each first move, the plays the visible-card strategy wins after it on the samples."""
+    fits_, covered_by, covers = strategy_tables(rules, layout)
+    return _strategy.rollouts(
+        tableaux, stocks, fits_, covered_by, covers, present, drawn, top, plays, seed, firsts
+    )

@@ -241,6 +241,100 @@ def _winnable_positions(
     return solver.winnable_positions(cards, rules, positions, layout)
 
 
+# A hint that plays on: rollouts of the visible-card strategy (issue 40) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHint:
+    """A fair hint weighed by playing on (:func:`played_hint`): the move after which the
+    visible-card strategy wins most often on deals consistent with what the player sees.
+    ``wins`` counts, for each legal move, the plays won after it out of ``plays``; ``share`` is
+    the move's share of them and ``chance`` that share through the rules' calibration map
+    (:data:`CALIBRATION`): the measured chance that a player who follows every such hint from
+    here wins. ``move`` is None when no move is left."""
+
+    move: Action | None
+    chance: float
+    share: float
+    moves: tuple[Action, ...]
+    wins: tuple[int, ...]
+    plays: int
+
+
+CALIBRATION: dict[Rules, tuple[float, ...]] = {
+    # bench/fair_hint.py --fit --players played --seed 5 --games 2000, 200 samples
+    Rules.EASY: (
+        0.001, 0.059, 0.137, 0.196, 0.258, 0.293, 0.386, 0.444, 0.496, 0.564, 0.592,
+        0.65, 0.674, 0.719, 0.76, 0.812, 0.833, 0.856, 0.888, 0.951, 0.999,
+    ),
+    Rules.CLASSIC: (
+        0.007, 0.091, 0.159, 0.223, 0.282, 0.331, 0.378, 0.429, 0.446, 0.495, 0.538,
+        0.618, 0.664, 0.713, 0.78, 0.831, 0.866, 0.878, 0.906, 0.934, 1.0,
+    ),
+}  # fmt: skip
+"""By rules: the chance stated for a played hint whose share is 0, 0.05, ... 1 (21 knots; in
+between, the straight line between the two nearest). Fitted by ``bench/fair_hint.py --fit`` on
+games played by following these hints (docs/solver.md "The fair hint's honesty"): the share of
+the games won among the hints of each share, made non-decreasing. The variants and the other
+layouts use their rules' map."""
+
+
+def calibrated(share: float, rules: Rules) -> float:
+    """The chance stated for a played hint's ``share`` under ``rules`` (:data:`CALIBRATION`)."""
+    knots = CALIBRATION[rules]
+    steps = len(knots) - 1
+    at = min(max(share, 0.0), 1.0) * steps
+    i = min(int(at), steps - 1)
+    return knots[i] + (knots[i + 1] - knots[i]) * (at - i)
+
+
+def tie_seed(game: Game, seed: int = 0) -> int:
+    """The seed of a played hint's ties (the strategy's choice between equally liked cards): from
+    the visible position and the caller's seed, as the samples' are, and not the same number."""
+    return (_seed(visible_key(game), seed) ^ 0x5EED) & (1 << 64) - 1
+
+
+def played_hint(game: Game, samples: int = 200, seed: int = 0, plays: int = 1) -> PlayedHint:
+    """The legal move after which the visible-card strategy (see :func:`win_share`) wins most
+    often, played ``plays`` times to its end on each of ``samples`` consistent deals
+    (:func:`consistent_deals`); ties to the first of the engine's legal moves. The strategy sees
+    only the cards face up as it goes, so unlike :func:`fair_hint` no plan that knows the hidden
+    cards is credited ("strategy fusion"), and its share is a chance a player can reach. The
+    ties of the strategy are seeded from the visible position, like the samples."""
+    if samples < 1 or plays < 1:
+        raise ValueError("a played hint needs at least one sample and one play")
+    moves = tuple(game.legal_moves())
+    if not moves:
+        return PlayedHint(None, 0.0, 0.0, (), (), 0)
+    deals = consistent_deals(game, samples, seed)
+    tableaux = b"".join(bytes(card.rank for card in sample.tableau) for sample in deals)
+    stocks = b"".join(bytes(card.rank for card in sample.stock) for sample in deals)
+    firsts = bytes(255 if move.pos is None else move.pos for move in moves)
+    ties = tie_seed(game, seed)
+    wins = seam.KERNEL.rollouts(
+        tableaux,
+        stocks,
+        game.rules,
+        game.present,
+        game.drawn,
+        game.top_rank,
+        firsts,
+        plays,
+        ties,
+        game.layout,
+    )
+    best = max(range(len(moves)), key=lambda i: (wins[i], -i))
+    share = wins[best] / (samples * plays)
+    return PlayedHint(
+        moves[best],
+        calibrated(share, game.rules),
+        share,
+        moves,
+        tuple(wins),
+        samples * plays,
+    )
+
+
 # Difficulty grades ---------------------------------------------------------------------------
 
 

@@ -158,6 +158,27 @@ class Kernel(Protocol):
         on ``layout`` (Three Peaks unless said)."""
         ...
 
+    def rollouts(
+        self,
+        tableaux: bytes,
+        stocks: bytes,
+        rules: Rules,
+        present: int,
+        drawn: int,
+        top: int,
+        firsts: bytes,
+        plays: int,
+        seed: int,
+        layout: Layout = THREE_PEAKS,
+    ) -> list[int]:
+        """A fair hint's rollouts: for each of ``firsts`` (a position to play, 255 the draw)
+        made from (``present``, ``drawn``, ``top``) of each sampled deal (``tableaux`` and
+        ``stocks``: the samples' ranks one after another, all of one size), how many of ``plays``
+        plays of the visible-card strategy after it win in all. The ties are drawn from a
+        SplitMix64 started afresh for each (sample, play) from ``seed``, the same for every first
+        move."""
+        ...
+
 
 KERNEL: Kernel
 COMPILED: bool

@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from tripeaks.engine import score as scoring
-from tripeaks.engine.codes import GameCode, deck
+from tripeaks.engine.codes import GameCode, SplitMix64, deck
 from tripeaks.engine.codes import deal as deal_code
 from tripeaks.engine.layout import (
     MAX_SIZE,
@@ -841,3 +841,76 @@ def plays_won(
     """How many of ``plays`` plays of the deal the visible-card strategy wins, ties by ``rng``;
     on ``layout``, whose size the tableau's ranks are."""
     return _plays_won(tableau, stock, top, rules, plays, rng, layout)
+
+
+def rollouts(
+    tableaux: bytes,
+    stocks: bytes,
+    rules: Rules,
+    present: int,
+    drawn: int,
+    top: int,
+    firsts: bytes,
+    plays: int,
+    seed: int,
+    layout: Layout = THREE_PEAKS,
+) -> list[int]:
+    """For each first move (a position, 255 the draw), the plays the visible-card strategy wins
+    after it on the sampled deals; the ties from a SplitMix64 started afresh for each (sample,
+    play), the same for every first move (as tripeaks/solver/_strategy.c's rollouts)."""
+    size = layout.size
+    samples = len(tableaux) // size if size else 0
+    if samples < 1 or len(tableaux) != samples * size or len(stocks) % samples:
+        raise ValueError("rollouts: malformed tables")
+    length = len(stocks) // samples
+    fits = _fits_rows(rules)
+    seen = _visible(layout)
+    free = seen.free(present)
+    for first in firsts:
+        if (first == 255 and drawn == length) or (first != 255 and first not in free):
+            raise ValueError("rollouts: a first move that cannot be made")
+    counts = [0] * len(firsts)
+    for k in range(samples):
+        ranks = tableaux[k * size : (k + 1) * size]
+        deck = stocks[k * length : (k + 1) * length]
+        for j in range(plays):
+            start = (seed + _ROLLOUT_STEP * (k * plays + j + 1)) & _MASK64
+            for m, first in enumerate(firsts):
+                ties = SplitMix64(start)
+                if first == 255:
+                    counts[m] += _play_on(
+                        ranks, deck, present, drawn + 1, deck[drawn], fits, seen, ties
+                    )
+                else:
+                    after = present & ~(1 << first)
+                    counts[m] += _play_on(ranks, deck, after, drawn, ranks[first], fits, seen, ties)
+    return counts
+
+
+_ROLLOUT_STEP = 0x632BE59BD9B4E019
+_MASK64 = (1 << 64) - 1
+
+
+def _play_on(
+    ranks: bytes,
+    deck: bytes,
+    present: int,
+    drawn: int,
+    top: int,
+    fits: tuple[tuple[bool, ...], ...],
+    seen: _Visible,
+    ties: SplitMix64,
+) -> int:
+    """One play of the strategy on from a position; 1 when it wins."""
+    while present:
+        chosen = _best_plays(present, ranks, fits, fits[top], seen)
+        if not chosen:
+            if drawn == len(deck):
+                return 0
+            top = deck[drawn]
+            drawn += 1
+            continue
+        pos = chosen[0] if len(chosen) == 1 else chosen[ties.below(len(chosen))]
+        present &= ~(1 << pos)
+        top = ranks[pos]
+    return 1

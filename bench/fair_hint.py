@@ -1,0 +1,321 @@
+"""The fair hint's honesty (issue 40): whole games played by following fair hints only.
+
+    PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000] [--samples 200]
+        [--winnable-only] [--workers 1] [--players played,today] [--seed 4] [--fit] [--out FILE]
+
+Each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed`` 4; with
+``--winnable-only`` the first ``--games`` of them the exact solver can win) is played to its end,
+until the table is empty (won) or no move is left (lost), by two players who make every move a
+hint names (``--samples`` samples a hint, seed 0):
+
+- "played": ``explain.played_hint``, the move after which the visible-card strategy wins most
+  often on consistent deals; it states that share through the rules' calibration map;
+- "today": ``explain.fair_hint``, today's sampling hint (the move most consistent deals can still
+  be won after, each solved exactly); it states that share.
+
+Every hint's stated chance is recorded with whether its game was won. Prints, figures only
+(nothing here asserts):
+
+(a) the calibration table of each player's stated chance: the stated chances in tenths, per tenth
+    the hints, the stated mean, the share of those hints whose game was won and the difference
+    (stated minus won); the issue's target is every tenth of 50 hints or more within 5 points;
+    for "played" also the table of its raw share (before the map);
+(b) on the same deals, random and the winnable ones apart: the share won by each follower, by the
+    grades' visible-card strategy alone (explain.win_share: the mean over its 200 seeded plays of
+    a deal, so the expected share of one play) and the perfect-information bound (the share of the
+    deals the exact solver can win);
+(c) each hint's cost: p50/p99 of the wall and this thread's CPU time of a hint, in ms.
+
+With ``--fit`` it prints the calibration map fitted on the "played" games (the share of games won
+among the hints of each share, by knots 0.05 apart, made non-decreasing), to be pasted into
+``explain.CALIBRATION``; fit it on other deals than the ones it is checked on (``--seed 5``).
+
+Each game is one JSON line of ``--out`` (by default bench/out/fair_hint-RULES[-winnable]-SEED.jsonl,
+not kept in git): a run that stops is resumed by running it again (games already in the file are
+not played again), and ``--workers`` processes play the games apart. The tables are of the
+file's games among the asked ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from reference import fixed_codes
+
+from tripeaks.engine.codes import GameCode
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.variant import Variant
+from tripeaks.solver import explain
+from tripeaks.solver import search as solver
+
+OUT = Path(__file__).resolve().parent / "out"
+
+
+def codes(rules: Rules, games: int, winnable_only: bool, seed: int = 4) -> list[GameCode]:
+    """The asked deals, the same on every run: the first ``games`` fixed codes, or with
+    ``winnable_only`` the first ``games`` of them the exact solver wins."""
+    batch = games
+    while True:
+        found = fixed_codes(batch, Variant(rules), seed)
+        if winnable_only:
+            found = [code for code in found if solver.is_winnable(code)]
+        if len(found) >= games:
+            return found[:games]
+        batch *= 2
+
+
+HINTS: dict[str, Callable[[Game, int], Any]] = {
+    "played": lambda game, samples: explain.played_hint(game, samples),
+    "today": lambda game, samples: explain.fair_hint(game, samples),
+}
+"""The players: how each asks for its hint."""
+
+
+def play(code_text: str, samples: int, player: str) -> dict[str, Any]:
+    """One game played by following every hint of ``player``: its code, whether it could be won
+    at all, the visible-card strategy's share, whether it was won, and each hint as [stated
+    chance, share before any map, cards left, stock left, wall ms, CPU ms]."""
+    code = GameCode.parse(code_text)
+    game = Game.new(code)
+    hints: list[list[float]] = []
+    while True:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        hint = HINTS[player](game, samples)
+        wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+        if hint.move is None:
+            break
+        share = hint.share if player == "played" else hint.chance
+        hints.append(
+            [
+                round(hint.chance, 4),
+                round(share, 4),
+                bin(game.present).count("1"),
+                game.stock_size,
+                round(wall * 1e3, 2),
+                round(cpu * 1e3, 2),
+            ]
+        )
+        game.apply(hint.move)
+    return {
+        "code": code_text,
+        "player": player,
+        "winnable": solver.is_winnable(code),
+        "greedy": explain.win_share(code),
+        "won": game.is_won,
+        "samples": samples,
+        "hints": hints,
+    }
+
+
+def _play(job: tuple[str, int, str]) -> dict[str, Any]:
+    return play(*job)
+
+
+def run(
+    wanted: list[str], players: list[str], samples: int, out: Path, workers: int
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """The rows of ``out`` for the ``wanted`` codes and ``players``, the missing ones played and
+    appended; keyed by (player, code)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            if row["samples"] == samples:
+                rows[row.get("player", "today"), row["code"]] = row
+    jobs = [
+        (code, samples, player)
+        for player in players
+        for code in wanted
+        if (player, code) not in rows
+    ]
+    if jobs:
+        print(f"playing {len(jobs)} games ({len(rows)} in {out})", flush=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with out.open("a") as sink:
+        played: Iterable[dict[str, Any]]
+        if workers > 1:
+            pool = multiprocessing.Pool(workers)
+            played = pool.imap(_play, jobs)
+        else:
+            pool, played = None, map(_play, jobs)
+        for n, row in enumerate(played, 1):
+            sink.write(json.dumps(row, separators=(",", ":")) + "\n")
+            sink.flush()
+            rows[row["player"], row["code"]] = row
+            if n % 50 == 0 or n == len(jobs):
+                took = time.perf_counter() - started
+                print(
+                    f"  {n}/{len(jobs)} games, {took:.0f} s ({took / n:.2f} s a game)", flush=True
+                )
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return {
+        (player, code): rows[player, code]
+        for player in players
+        for code in wanted
+        if (player, code) in rows
+    }
+
+
+def calibration(pairs: list[tuple[float, bool]]) -> list[str]:
+    """The table of (stated chance, game won) in tenths of the stated chance."""
+    lines = ["| stated | hints | stated mean | won | difference |", "|---|---|---|---|---|"]
+    worst = 0.0
+    for tenth in range(10):
+        low, high = tenth / 10, (tenth + 1) / 10
+        inside = [(s, w) for s, w in pairs if low <= s < high or (tenth == 9 and s == 1.0)]
+        if not inside:
+            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
+            continue
+        stated = sum(s for s, _ in inside) / len(inside)
+        won = sum(w for _, w in inside) / len(inside)
+        if len(inside) >= 50:
+            worst = max(worst, abs(stated - won))
+        lines.append(
+            f"| {low:.1f}-{high:.1f} | {len(inside)} | {stated:.1%} | {won:.1%} |"
+            f" {(stated - won) * 100:+.1f} |"
+        )
+    certain = [w for s, w in pairs if s == 1.0]
+    if certain:
+        lines.append(f"(exactly 100%: {len(certain)} hints, won {sum(certain) / len(certain):.1%})")
+    lines.append(f"(largest gap in a tenth of 50 hints or more: {worst * 100:.1f} points)")
+    return lines
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def fit(pairs: list[tuple[float, bool]], steps: int = 20) -> tuple[float, ...]:
+    """The calibration map: at each knot k / steps, the share won among the hints whose share is
+    nearest that knot, then made non-decreasing (pool adjacent violators, weighted by hints); a
+    knot no hint is nearest takes its neighbours' line."""
+    counts, won = [0] * (steps + 1), [0.0] * (steps + 1)
+    for share, w in pairs:
+        k = round(share * steps)
+        counts[k] += 1
+        won[k] += w
+    blocks: list[list[float]] = []  # [won, hints, knots]
+    for k in range(steps + 1):
+        if counts[k]:
+            blocks.append([won[k], counts[k], 1])
+            while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+                w2, n2, k2 = blocks.pop()
+                blocks[-1] = [blocks[-1][0] + w2, blocks[-1][1] + n2, blocks[-1][2] + k2]
+    means = [b[0] / b[1] for b in blocks for _ in range(int(b[2]))]
+    seen = [k for k in range(steps + 1) if counts[k]]
+    knots = []
+    for k in range(steps + 1):
+        if counts[k]:
+            knots.append(means[seen.index(k)])
+            continue
+        below = max((j for j in seen if j < k), default=None)
+        above = min((j for j in seen if j > k), default=None)
+        if below is None or above is None:
+            knots.append(means[seen.index(above if below is None else below)])
+        else:
+            low, high = means[seen.index(below)], means[seen.index(above)]
+            knots.append(low + (high - low) * (k - below) / (above - below))
+    return tuple(round(v, 3) for v in knots)
+
+
+def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str) -> None:
+    by = {p: [row for (q, _), row in rows.items() if q == p] for p in players}
+    print(f"\n## {title}")
+    for player in players:
+        hints = [(h, row["won"]) for row in by[player] for h in row["hints"]]
+        print(f"\n(a) {player}: {len(by[player])} games, {len(hints)} hints; the stated chance:")
+        print("\n".join(calibration([(h[0], won) for h, won in hints])))
+        if any(h[0] != h[1] for h, _ in hints):
+            print(f"\n    {player}: the share before the calibration map:")
+            print("\n".join(calibration([(h[1], won) for h, won in hints])))
+    print("\n(b) Share won on the same deals:")
+    names = " | ".join(f"{p} hint follower" for p in players)
+    print(f"| deals | n | {names} | visible-card strategy | perfect information |")
+    print("|---|---|" + "---|" * len(players) + "---|---|")
+    first = by[players[0]]
+    codes_ = {row["code"] for row in first}
+    for player in players[1:]:
+        codes_ &= {row["code"] for row in by[player]}
+    for name, winnable in (("random", False), ("winnable", True)):
+        chosen = sorted(
+            code for code in codes_ if not winnable or rows[players[0], code]["winnable"]
+        )
+        if not chosen:
+            continue
+        n = len(chosen)
+        shares = [sum(rows[p, c]["won"] for c in chosen) / n for p in players]
+        greedy = sum(rows[players[0], c]["greedy"] for c in chosen) / n
+        bound = sum(rows[players[0], c]["winnable"] for c in chosen) / n
+        cells = " | ".join(f"{share:.1%}" for share in shares)
+        print(f"| {name} | {n} | {cells} | {greedy:.1%} | {bound:.1%} |")
+    print("\n(c) A hint's cost (ms):")
+    for player in players:
+        wall = [h[4] for row in by[player] for h in row["hints"]]
+        cpu = [h[5] for row in by[player] for h in row["hints"]]
+        print(
+            f"    {player:6}  wall p50 {percentile(wall, 0.5):.1f}  p99 {percentile(wall, 0.99):.1f}"
+            f"  max {max(wall, default=0):.1f} | CPU p50 {percentile(cpu, 0.5):.1f}"
+            f"  p99 {percentile(cpu, 0.99):.1f}  max {max(cpu, default=0):.1f}"
+        )
+    print(f"    (load average now {os.getloadavg()[0]:.1f})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", choices=("easy", "classic"), default="easy")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--winnable-only", action="store_true")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--players", default="played,today", help="played, today or both")
+    parser.add_argument("--seed", type=int, default=4, help="the deals' seed (fixed_codes)")
+    parser.add_argument("--fit", action="store_true", help="print the calibration map fitted")
+    parser.add_argument("--out", type=Path, default=None, help="the JSON-lines file of games")
+    args = parser.parse_args(argv)
+    players = [p for p in args.players.split(",") if p]
+    if not players or any(p not in HINTS for p in players):
+        parser.error(f"--players: some of {', '.join(HINTS)}")
+    rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
+    winnable = "-winnable" if args.winnable_only else ""
+    out = args.out or OUT / f"fair_hint-{args.rules}{winnable}-{args.seed}.jsonl"
+    wanted = [str(code) for code in codes(rules, args.games, args.winnable_only, args.seed)]
+    started = time.perf_counter()
+    rows = run(wanted, players, args.samples, out, args.workers)
+    took = time.perf_counter() - started
+    kind = "winnable deals" if args.winnable_only else "random deals"
+    report(
+        rows,
+        players,
+        f"{args.rules.capitalize()}, {kind} (seed {args.seed}), {args.samples} samples",
+    )
+    if args.fit:
+        pairs = [
+            (h[1], row["won"])
+            for (p, _), row in rows.items()
+            if p == "played"
+            for h in row["hints"]
+        ]
+        print(f"\nThe calibration map fitted on {len(pairs)} played hints (explain.CALIBRATION):")
+        print(f"    Rules.{rules.name}: {fit(pairs)},")
+    print(f"\n(this run: {took:.0f} s wall, {args.workers} worker(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
