@@ -15,42 +15,18 @@ from __future__ import annotations
 import statistics
 import sys
 import tempfile
-import uuid
 from pathlib import Path
-from typing import Any
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import CHROMIUM, CHROMIUM_ARGS, served
+from test_journey_page import open_on, win_by_api
 
-from tripeaks.engine.game import Action, ActionKind
 from tripeaks.journey.levels import levels
 
 SIZES = [(360, 640), (390, 844), (844, 390), (1440, 900)]
 LANGS = ["en", "fi", "ca"]
-
-
-def win(page: Page, n: int, line: tuple[Action, ...]) -> dict[str, Any]:
-    """Level ``n`` started and played with ``line`` through the API, as the page's player."""
-    reply = page.request.post(f"/api/journey/levels/{n}", data={})
-    assert reply.status == 201, reply.text()
-    game = reply.json()
-    for action in line:
-        kind = "draw" if action.kind is ActionKind.DRAW else "play"
-        body: dict[str, Any] = {"version": game["version"], "request_id": uuid.uuid4().hex}
-        if action.pos is not None:
-            body["pos"] = action.pos
-        reply = page.request.post(f"/api/games/{game['id']}/{kind}", data=body)
-        assert reply.status == 200, reply.text()
-        game = reply.json()
-    return game
-
-
-def open_on(page: Page, game_id: str) -> None:
-    page.evaluate("(id) => localStorage.setItem('tripeaks.game', id)", game_id)
-    page.reload()
-    page.wait_for_selector("body[data-ready]")
 
 
 def shots(base: str, out: Path) -> None:
@@ -69,13 +45,13 @@ def shots(base: str, out: Path) -> None:
             page.goto("/")
             page.wait_for_selector("body[data-ready]")
             for n in (1, 2, 3):
-                win(page, n, journey[n - 1].best_line if n == 1 else journey[n - 1].witness)
-            end = win(page, 4, journey[3].best_line)
+                win_by_api(page, n, journey[n - 1].best_line if n == 1 else journey[n - 1].witness)
+            end = win_by_api(page, 4, journey[3].best_line)
             assert end["level_result"]["stars"] == 3, end["level_result"]
             for width, height in SIZES:
                 name = f"{width}x{height}-{lang}"
                 page.set_viewport_size({"width": width, "height": height})
-                open_on(page, end["id"])
+                open_on(page, end)
                 expect(page.locator("#dlg-win")).to_be_visible()
                 expect(page.locator("#win-stars .star.on")).to_have_count(3)
                 page.screenshot(path=out / f"{name}-end-3-stars.png")
