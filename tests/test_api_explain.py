@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from babel.numbers import format_percent
+from babel.numbers import format_number, format_percent
 from fastapi.testclient import TestClient
 from test_api_daily import best_line, deal_of, start
 from test_api_daily import play as play_daily
@@ -33,7 +33,7 @@ from test_explain import midgame, swapped
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
-from tripeaks.engine.layout import Layout
+from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.i18n import translator
@@ -68,16 +68,19 @@ def action_of(out: dict[str, Any]) -> Action:
     return DRAW if out["kind"] == "draw" else Action.play(out["pos"])
 
 
-def fair_message(game: Game, fair: explain.FairHint, lang: str) -> str:
+def fair_message(game: Game, fair: explain.PlayedHint, lang: str) -> str:
     """The sentence a fair hint must say, made here from the catalog."""
     _ = translator(lang)
     assert fair.move is not None
-    ending = "_none" if fair.chance == 0 else ""
-    chance = format_percent(fair.chance, locale=lang)
+    ending = "_none" if fair.share == 0 else "_certain" if fair.share == 1 else ""
+    words = {
+        "chance": format_percent(fair.chance, locale=lang),
+        "samples": format_number(fair.plays, locale=lang),
+    }
     if fair.move.pos is None:
-        return _(f"hint.fair_draw{ending}", chance=chance)
+        return _(f"hint.fair_draw{ending}", **words)
     card = game.deal.tableau[fair.move.pos]
-    return _(f"hint.fair_play{ending}", card=card_name(card, lang), chance=chance)
+    return _(f"hint.fair_play{ending}", card=card_name(card, lang), **words)
 
 
 # Hints of two kinds --------------------------------------------------------------------------
@@ -87,7 +90,7 @@ def fair_message(game: Game, fair: explain.FairHint, lang: str) -> str:
 def test_a_hint_is_fair_unless_asked_perfect(client: TestClient, lang: str) -> None:
     state = new_game(client, WIN_CODE, lang)
     game = Game.new(WIN_CODE)
-    fair = explain.fair_hint(game, 200, seed=0)
+    fair = explain.played_hint(game, explain.HINT_SAMPLES, seed=0)
     assert fair.move is not None
     got = hint(client, state, f"?lang={lang}")
     assert got == {
@@ -95,10 +98,10 @@ def test_a_hint_is_fair_unless_asked_perfect(client: TestClient, lang: str) -> N
         "winnable": None,  # the exact verdict would tell what is hidden
         "action": {"kind": "draw" if fair.move.pos is None else "play", "pos": fair.move.pos},
         "chance": fair.chance,
-        "samples": 200,
+        "samples": explain.HINT_SAMPLES,
         "message": fair_message(game, fair, lang),
     }
-    assert 0 < fair.chance <= 1
+    assert 0 < fair.chance < 1 and 0 < fair.share < 1
     assert hint(client, state, f"?kind=fair&lang={lang}") == got  # the same answer twice
     perfect = hint(client, state, f"?kind=perfect&lang={lang}")
     assert perfect["kind"] == "perfect" and perfect["winnable"] is True
@@ -120,14 +123,32 @@ def test_the_english_sentences_of_both_kinds() -> None:
         "Perfect hint (it knows every card): play the 7 of hearts."
     )
     game = Game.new(WIN_CODE)
-    draw = _fair_hint_out(game, ("draw", 0.64, 200), "en")
-    assert draw.message == "Draw a card: it keeps a 64% chance of winning."
-    assert (draw.kind, draw.chance, draw.samples, draw.winnable) == ("fair", 0.64, 200, None)
-    # a whole percent in the language's own way, and a sentence of its own for no chance at all
-    assert "64 %" in _fair_hint_out(game, ("draw", 0.64, 200), "fi").message.replace("\xa0", " ")
-    none = _fair_hint_out(game, (f"play {game.playable_positions()[0]}", 0.0, 200), "ca")
+    draw = _fair_hint_out(game, ("draw", 0.64, 1000, 0.7), "en")
+    assert draw.message == (
+        "Draw a card: following the hints from here wins about 64% of the time."
+    )
+    assert (draw.kind, draw.chance, draw.samples, draw.winnable) == ("fair", 0.64, 1000, None)
+    # a whole percent in the language's own way
+    fi = _fair_hint_out(game, ("draw", 0.64, 1000, 0.7), "fi").message.replace("\xa0", " ")
+    assert "noin 64 %" in fi
+    # none of the deals played on won, and all of them: sentences of their own, still the move
+    play = f"play {game.playable_positions()[0]}"
+    card = card_name(game.card_at(game.playable_positions()[0]), "en")
+    none = _fair_hint_out(game, (play, 0.001, 1000, 0.0), "en")
     assert none.action is not None and none.action.kind == "play"
-    assert none.message.startswith("Pel que es veu, cap moviment")
+    assert none.message == (
+        f"Play the {card}, your best try: seeing only what you see, none of 1,000 deals that"
+        " look like this one was won from there."
+    )
+    certain = _fair_hint_out(game, ("draw", 0.999, 1000, 1.0), "en")
+    assert certain.message == (
+        "Draw a card: seeing only what you see, all 1,000 deals that look like this one were won"
+        " from there."
+    )
+    ca = _fair_hint_out(game, (play, 0.001, 1000, 0.0), "ca").message
+    assert "no s'ha guanyat des d'aquí cap dels 1.000 repartiments" in ca
+    fi = _fair_hint_out(game, ("draw", 0.999, 1000, 1.0), "fi").message.replace("\xa0", " ")
+    assert "kaikki 1 000 tämän näköistä jakoa voitettiin" in fi
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
@@ -153,10 +174,10 @@ def test_a_fair_hint_sees_only_what_the_player_sees(
     state = play_line(client, new_game(client, str(code)), line)[-1]
     other = swapped(game, line, tableau)
     assert explain.visible_key(other) == explain.visible_key(game)
-    theirs = explain.fair_hint(other, 200, seed=0)
+    theirs = explain.played_hint(other, explain.HINT_SAMPLES, seed=0)
     got = hint(client, state)
     assert theirs.move is not None and action_of(got["action"]) == theirs.move
-    assert got["chance"] == theirs.chance and got["samples"] == 200
+    assert got["chance"] == theirs.chance and got["samples"] == explain.HINT_SAMPLES
     perfect = hint(client, state, "?kind=perfect")
     assert perfect["kind"] == "perfect" and isinstance(perfect["winnable"], bool)
 
@@ -367,10 +388,17 @@ def test_the_review_of_a_long_line_stays_small(client: TestClient) -> None:
 def test_a_difficulty_deals_a_deal_of_that_grade(
     client: TestClient, rules: str, grade: str
 ) -> None:
+    """The deal is of the grade, and the first fair hint the player is given agrees with it: its
+    chance is in the grade's band (issue 40)."""
     reply = client.post("/api/games", json={"rules": rules, "difficulty": grade})
     assert reply.status_code == 201, reply.text
     code = reply.json()["code"]
     assert explain.grade(code).value == grade and GameCode.parse(code).rules.name.lower() == rules
+    first = explain.first_hint(code)
+    assert hint(client, reply.json())["chance"] == first.chance
+    gentle, medium = explain.GRADE_BANDS[GameCode.parse(code).rules, THREE_PEAKS.id]
+    band = "gentle" if first.share >= gentle else "medium" if first.share >= medium else "hard"
+    assert band == grade
 
 
 def test_a_difficulty_under_a_variant_and_the_bad_ones(client: TestClient) -> None:
@@ -399,6 +427,27 @@ def test_no_deal_of_the_grade_is_a_clear_503(
     assert reply.status_code == 503
     message = translator("ca")("error.no_graded_deal")
     assert reply.json()["error"] == {"reason": "no_graded_deal", "message": message}
+
+
+def test_a_search_for_a_grade_gives_up_after_its_tries_or_its_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A grade asks the first fair hint, up to half a second a deal on some layouts: a rare grade
+    must not hold a worker for GRADE_TRIES of them."""
+    from tripeaks.web.backend import solver_worker
+
+    asked: list[str] = []
+
+    def gentle(code: GameCode) -> explain.Grade:
+        asked.append(str(code))
+        return explain.Grade.GENTLE
+
+    monkeypatch.setattr(solver_worker.explain, "grade", gentle)
+    assert solver_worker.graded_code("E", "hard", 5) is None and len(asked) == 5
+    asked.clear()
+    assert solver_worker.graded_code("E", "hard", 5, seconds=0.0) is None and len(asked) == 1
+    asked.clear()
+    assert solver_worker.graded_code("E", "gentle", 5, seconds=0.0) is not None and len(asked) == 1
 
 
 def result_of(client: TestClient, game_id: str) -> dict[str, Any]:
@@ -495,8 +544,8 @@ def test_games_that_look_the_same_share_one_fair_search_and_a_player_has_one(
             ann, bob, again = thread.submit(lambda: asyncio.run(asked())).result()
     finally:
         solvers.close()
-    fair = explain.fair_hint(game, 200, seed=0)
-    assert ann == bob == (str(fair.move), fair.chance, 200)
+    fair = explain.played_hint(game, explain.HINT_SAMPLES, seed=0)
+    assert ann == bob == (str(fair.move), fair.chance, explain.HINT_SAMPLES, fair.share)
     assert submitted == ["fair_hint"]
     assert isinstance(again, HintRefused) and again.reason == "hint_pending"
 

@@ -163,7 +163,7 @@ def test_head_is_the_newest_revision_and_the_revisions_form_one_line() -> None:
     script = ScriptDirectory(str(migrations.FOLDER))
     assert script.get_heads() == [migrations.HEAD]
     line = [r.revision for r in script.walk_revisions("base", "heads")]
-    assert line == ["0010", "0009", "0008", "0007", "0006", "0005", "0004", "0003", "0002", "0001"]
+    assert line == [f"{n:04d}" for n in range(11, 0, -1)]
     assert set(MADE_BY.values()) <= set(line)
 
 
@@ -251,6 +251,36 @@ def test_revision_0010_gives_an_old_file_the_journey_and_play_goes_on(tmp_path: 
         assert store.achievements("alice")["first_win"].unlocked_at is not None
     finally:
         store.close()
+
+
+def test_revision_0011_sets_aside_the_grades_the_old_measure_gave(tmp_path: Path) -> None:
+    """A file at 0010 with games counted under the old grades: after the upgrade Gentle, Medium
+    and Hard are no longer kept with them and their per-grade totals start again, while
+    Unwinnable (the solver's) and every other figure stay as they were."""
+    db = tmp_path / "games.db"
+    Store(db).close()
+    with sqlite3.connect(db) as old:
+        old.execute("UPDATE alembic_version SET version_num = '0010'")
+        for game, grade in (("g1", "gentle"), ("g2", "hard"), ("g3", "unwinnable"), ("g4", None)):
+            old.execute(
+                "INSERT INTO verdicts (game, winnable, best, hinted, grade) VALUES (?, 1, 5, 0, ?)",
+                (game, grade),
+            )
+        old.execute(
+            "INSERT INTO totals (player, rules, played, won, won_score_sum, current_streak,"
+            " best_streak, judged, gentle_played, gentle_won, medium_played, hard_played,"
+            " unwinnable_played) VALUES ('ann', 'easy', 9, 4, 40, 1, 2, 7, 3, 2, 1, 2, 1)"
+        )
+    Store(db).close()
+    with sqlite3.connect(db) as new:
+        assert new.execute("SELECT version_num FROM alembic_version").fetchone() == ("0011",)
+        grades = dict(new.execute("SELECT game, grade FROM verdicts").fetchall())
+        assert grades == {"g1": None, "g2": None, "g3": "unwinnable", "g4": None}
+        row = new.execute(
+            "SELECT played, won, judged, gentle_played, gentle_won, medium_played, hard_played,"
+            " unwinnable_played FROM totals WHERE player = 'ann'"
+        ).fetchone()
+        assert row == (9, 4, 7, 0, 0, 0, 0, 1)
 
 
 def test_the_journeys_tables_are_the_same_on_postgresql(tmp_path: Path, postgres: str) -> None:

@@ -11,7 +11,7 @@ import itertools
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
-from babel.numbers import format_percent
+from babel.numbers import format_number, format_percent
 
 from tripeaks import daily, nickname
 from tripeaks import stats as statistics
@@ -289,22 +289,26 @@ def hint_out(game: Game, winnable: bool, action: Action | None, lang: str) -> Hi
 
 
 def fair_hint_out(game: Game, fair: Fair, lang: str) -> HintOut:
-    """A fair hint: its move and its chance as a whole percent in the language; never the exact
-    verdict, which would tell what is hidden."""
+    """A fair hint: its move and the chance that following the hints from here wins, as a whole
+    percent in the language; when none or all of the deals played on were won, a sentence of its
+    own that says so. Never the exact verdict, which would tell what is hidden."""
     _ = translator(lang)
-    text, chance, samples = fair
+    text, chance, samples, share = fair
     if text is None:
         return HintOut(winnable=None, action=None, message=_("hint.lost"), kind="fair")
     action = Action.parse(text)
-    ending = "_none" if chance == 0 else ""
-    percent = format_percent(chance, locale=lang)
+    ending = "_none" if share == 0 else "_certain" if share == 1 else ""
+    words = {
+        "chance": format_percent(chance, locale=lang),
+        "samples": format_number(samples, locale=lang),
+    }
     if action.pos is None:
-        message = _(f"hint.fair_draw{ending}", chance=percent)
+        message = _(f"hint.fair_draw{ending}", **words)
         out = HintAction(kind="draw")
     else:
         card = game.card_at(action.pos)
         assert card is not None
-        message = _(f"hint.fair_play{ending}", card=card_name(card, lang), chance=percent)
+        message = _(f"hint.fair_play{ending}", card=card_name(card, lang), **words)
         out = HintAction(kind="play", pos=action.pos)
     return HintOut(
         winnable=None, action=out, message=message, kind="fair", chance=chance, samples=samples

@@ -201,8 +201,9 @@ _prepared = 0
 
 Graded = tuple[bool, int | None, str]
 """A deal's verdict (solve_deal) and its grade (explain.Grade's value)."""
-Fair = tuple[str | None, float, int]
-"""A fair hint: its move as Action text (None: no move left), its chance, the samples weighed."""
+Fair = tuple[str | None, float, int, float]
+"""A fair hint: its move as Action text (None: no move left), the chance it states, the samples
+played on and the share of them won after the move (0 and 1 have sentences of their own)."""
 
 
 def graded_verdict(code: str) -> Graded:
@@ -211,20 +212,35 @@ def graded_verdict(code: str) -> Graded:
 
 
 def fair_hint(code: str, log: list[str], samples: int, seed: int) -> Fair:
-    """The fair hint of the game the log leads to (explain.fair_hint): only what the player sees
+    """The fair hint of the game the log leads to (explain.played_hint): only what the player sees
     of it is weighed, the log only puts the cards seen where they are."""
-    found = explain.fair_hint(Game.replay(code, log), samples, seed)
-    return (None if found.move is None else str(found.move), found.chance, found.samples)
+    found = explain.played_hint(Game.replay(code, log), samples, seed)
+    return (None if found.move is None else str(found.move), found.chance, samples, found.share)
 
 
-def graded_code(variant: str, wanted: str, tries: int, layout: str = THREE_PEAKS.id) -> str | None:
+GRADE_SECONDS = 5.0
+"""CPU seconds a search for a deal of a grade may take before it gives up (a grade asks the first
+fair hint: 10 to 500 ms a deal by layout, so a rare grade of a variant could otherwise hold a worker
+for a minute)."""
+
+
+def graded_code(
+    variant: str,
+    wanted: str,
+    tries: int,
+    layout: str = THREE_PEAKS.id,
+    seconds: float = GRADE_SECONDS,
+) -> str | None:
     """A random deal of the variant (its key) on the layout (its id) whose grade is ``wanted``;
-    None after ``tries``."""
+    None after ``tries`` or ``seconds`` of this thread's CPU, whichever comes first."""
     kind, table = Variant.from_key(variant), BY_ID[layout]
+    started = time.thread_time()
     for _ in range(tries):
         code = GameCode.random(kind, table)
         if explain.grade(code).value == wanted:
             return str(code)
+        if time.thread_time() - started > seconds:
+            break
     return None
 
 

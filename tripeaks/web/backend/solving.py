@@ -63,8 +63,8 @@ HINT_TIMEOUT = 20.0
 RETRY_AFTER = 1
 """Seconds a refused hint is told to wait (``Retry-After``)."""
 
-FAIR_SAMPLES = 200
-"""Deals consistent with what the player sees that a fair hint weighs each move over."""
+FAIR_SAMPLES = explain.HINT_SAMPLES
+"""Deals consistent with what the player sees that a fair hint plays on from each move."""
 FAIR_SEED = 0
 """The fair hint's seed: the same position gets the same hint (explain.consistent_deals)."""
 GRADE_TRIES = 200
@@ -258,7 +258,7 @@ class Solvers:
     async def fair_hint(
         self, game: Game, player: str | None = None, address: str | None = None
     ) -> solver_worker.Fair | None:
-        """The fair hint of ``player``'s game (explain.fair_hint over FAIR_SAMPLES deals, seed
+        """The fair hint of ``player``'s game (explain.played_hint over FAIR_SAMPLES deals, seed
         FAIR_SEED), with the limits of :meth:`hint`. Two games that look the same share a search,
         and once it is found its answer is kept (FAIR_KEPT): the key is what the player sees, and
         the answer depends on nothing else."""
