@@ -1,17 +1,21 @@
 """The fair hint's honesty (issue 40): whole games played by following fair hints only.
 
-    PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000] [--samples 200]
-        [--winnable-only] [--workers 1] [--players played,today] [--seed 4] [--fit] [--out FILE]
+    PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000] [--samples 1000]
+        [--winnable-only] [--workers 1] [--players played,today] [--seed 4] [--fit]
+        [--fit-from FILE ...] [--out FILE]
+        [--layout three_peaks] [--options DJOT]
 
-Each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed`` 4; with
-``--winnable-only`` the first ``--games`` of them the exact solver can win) is played to its end,
-until the table is empty (won) or no move is left (lost), by two players who make every move a
-hint names (``--samples`` samples a hint, seed 0):
+Each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed`` 4, on ``--layout``
+with the variant's ``--options``; with ``--winnable-only`` the first ``--games`` of them the exact
+solver can win) is played to its end, until the table is empty (won) or no move is left (lost),
+by two players who make every move a hint names (seed 0):
 
-- "played": ``explain.played_hint``, the move after which the visible-card strategy wins most
-  often on consistent deals; it states that share through the rules' calibration map;
-- "today": ``explain.fair_hint``, today's sampling hint (the move most consistent deals can still
-  be won after, each solved exactly); it states that share.
+- "played": the fair hint served (``explain.played_hint``, ``--samples`` samples a hint): the move
+  after which the visible-card strategy wins most often on consistent deals; it states that share
+  through the rules' calibration map;
+- "today": ``explain.solved_hint``, the sampling hint served before issue 40 (the move most
+  consistent deals can still be won after, each solved exactly), with the 200 samples it was
+  served with; it states that share.
 
 Every hint's stated chance is recorded with whether its game was won. Prints, figures only
 (nothing here asserts):
@@ -26,11 +30,15 @@ Every hint's stated chance is recorded with whether its game was won. Prints, fi
     deals the exact solver can win);
 (c) each hint's cost: p50/p99 of the wall and this thread's CPU time of a hint, in ms.
 
-With ``--fit`` it prints the calibration map fitted on the "played" games (the share of games won
-among the hints of each share, by knots 0.05 apart, made non-decreasing), to be pasted into
-``explain.CALIBRATION``; fit it on other deals than the ones it is checked on (``--seed 5``).
+The fair hint's stated chance is its recorded share through the map shipped now, so a refitted
+map is checked on the games already played (the moves do not depend on the map). With ``--fit`` it
+prints the calibration map fitted on the "played" games (the share of games won among the hints of
+each share, by knots 0.05 apart, made non-decreasing), to be pasted into ``explain.CALIBRATION``;
+with ``--fit-from FILE ...`` the map fitted on those files' games instead: fit it on other deals
+than the ones it is checked on (``--seed 5``, or the files of other seeds).
 
-Each game is one JSON line of ``--out`` (by default bench/out/fair_hint-RULES[-winnable]-SEED.jsonl,
+Each game is one JSON line of ``--out`` (by default
+bench/out/fair_hint-RULES[-OPTIONS][-LAYOUT][-winnable]-SEED.jsonl,
 not kept in git): a run that stops is resumed by running it again (games already in the file are
 not played again), and ``--workers`` processes play the games apart. The tables are of the
 file's games among the asked ones.
@@ -55,6 +63,8 @@ from reference import fixed_codes
 
 from tripeaks.engine.codes import GameCode
 from tripeaks.engine.game import Game
+from tripeaks.engine.layout import THREE_PEAKS, Layout
+from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
 from tripeaks.solver import explain
@@ -63,12 +73,24 @@ from tripeaks.solver import search as solver
 OUT = Path(__file__).resolve().parent / "out"
 
 
-def codes(rules: Rules, games: int, winnable_only: bool, seed: int = 4) -> list[GameCode]:
-    """The asked deals, the same on every run: the first ``games`` fixed codes, or with
-    ``winnable_only`` the first ``games`` of them the exact solver wins."""
+def codes(
+    rules: Rules,
+    games: int,
+    winnable_only: bool,
+    seed: int = 4,
+    layout: Layout = THREE_PEAKS,
+    options: str = "",
+) -> list[GameCode]:
+    """The asked deals, the same on every run: the first ``games`` fixed codes (on ``layout``,
+    of the variant with ``options``), or with ``winnable_only`` the first ``games`` of them the
+    exact solver wins."""
     batch = games
+    variant = Variant(rules).with_options(options)
     while True:
-        found = fixed_codes(batch, Variant(rules), seed)
+        found = [
+            GameCode(code.variant, code.letters, layout)
+            for code in fixed_codes(batch, variant, seed)
+        ]
         if winnable_only:
             found = [code for code in found if solver.is_winnable(code)]
         if len(found) >= games:
@@ -76,11 +98,19 @@ def codes(rules: Rules, games: int, winnable_only: bool, seed: int = 4) -> list[
         batch *= 2
 
 
+TODAY_SAMPLES = 200
+"""The sampling hint's samples when it was served (it is measured as it was)."""
 HINTS: dict[str, Callable[[Game, int], Any]] = {
     "played": lambda game, samples: explain.played_hint(game, samples),
-    "today": lambda game, samples: explain.fair_hint(game, samples),
+    "today": lambda game, samples: explain.solved_hint(game, samples),
 }
 """The players: how each asks for its hint."""
+
+
+def samples_of(player: str, samples: int) -> int:
+    """The samples ``player``'s hints are asked with: the fair hint's ``--samples``, the sampling
+    hint's as it was served."""
+    return TODAY_SAMPLES if player == "today" else samples
 
 
 def play(code_text: str, samples: int, player: str) -> dict[str, Any]:
@@ -132,10 +162,10 @@ def run(
     if out.exists():
         for line in out.read_text().splitlines():
             row = json.loads(line)
-            if row["samples"] == samples:
+            if row["samples"] == samples_of(row.get("player", "today"), samples):
                 rows[row.get("player", "today"), row["code"]] = row
     jobs = [
-        (code, samples, player)
+        (code, samples_of(player, samples), player)
         for player in players
         for code in wanted
         if (player, code) not in rows
@@ -234,13 +264,22 @@ def fit(pairs: list[tuple[float, bool]], steps: int = 20) -> tuple[float, ...]:
     return tuple(round(v, 3) for v in knots)
 
 
-def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str) -> None:
+def stated(player: str, hint: list[float], rules: Rules) -> float:
+    """The chance a hint states: the fair hint's share through the map shipped now (so a refitted
+    map is checked on games already played: the moves do not depend on it), the sampling hint's as
+    it was recorded."""
+    return explain.calibrated(hint[1], rules) if player == "played" else hint[0]
+
+
+def report(
+    rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str, rules: Rules
+) -> None:
     by = {p: [row for (q, _), row in rows.items() if q == p] for p in players}
     print(f"\n## {title}")
     for player in players:
         hints = [(h, row["won"]) for row in by[player] for h in row["hints"]]
         print(f"\n(a) {player}: {len(by[player])} games, {len(hints)} hints; the stated chance:")
-        print("\n".join(calibration([(h[0], won) for h, won in hints])))
+        print("\n".join(calibration([(stated(player, h, rules), won) for h, won in hints])))
         if any(h[0] != h[1] for h, _ in hints):
             print(f"\n    {player}: the share before the calibration map:")
             print("\n".join(calibration([(h[1], won) for h, won in hints])))
@@ -276,16 +315,35 @@ def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], titl
     print(f"    (load average now {os.getloadavg()[0]:.1f})")
 
 
+def fitting_rows(paths: list[Path], samples: int) -> list[dict[str, Any]]:
+    """The fair hint's games (with ``samples`` samples) of the JSON-lines files ``paths``."""
+    return [
+        row
+        for path in paths
+        for row in map(json.loads, path.read_text().splitlines())
+        if row.get("player") == "played" and row["samples"] == samples
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=("easy", "classic"), default="easy")
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=explain.HINT_SAMPLES)
     parser.add_argument("--winnable-only", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--players", default="played,today", help="played, today or both")
     parser.add_argument("--seed", type=int, default=4, help="the deals' seed (fixed_codes)")
+    parser.add_argument("--layout", choices=sorted(BY_ID), default=THREE_PEAKS.id)
+    parser.add_argument("--options", default="", help="variant letters: D, J, O, T")
     parser.add_argument("--fit", action="store_true", help="print the calibration map fitted")
+    parser.add_argument(
+        "--fit-from",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="fit the map on the fair hint's games of these files (other deals) instead",
+    )
     parser.add_argument("--out", type=Path, default=None, help="the JSON-lines file of games")
     args = parser.parse_args(argv)
     players = [p for p in args.players.split(",") if p]
@@ -293,8 +351,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: some of {', '.join(HINTS)}")
     rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
     winnable = "-winnable" if args.winnable_only else ""
-    out = args.out or OUT / f"fair_hint-{args.rules}{winnable}-{args.seed}.jsonl"
-    wanted = [str(code) for code in codes(rules, args.games, args.winnable_only, args.seed)]
+    layout = BY_ID[args.layout]
+    table = "" if layout is THREE_PEAKS else f"-{layout.id}"
+    options = f"-{args.options.upper()}" if args.options else ""
+    out = args.out or OUT / f"fair_hint-{args.rules}{options}{table}{winnable}-{args.seed}.jsonl"
+    found = codes(rules, args.games, args.winnable_only, args.seed, layout, args.options.upper())
+    wanted = [str(code) for code in found]
     started = time.perf_counter()
     rows = run(wanted, players, args.samples, out, args.workers)
     took = time.perf_counter() - started
@@ -302,16 +364,20 @@ def main(argv: list[str] | None = None) -> int:
     report(
         rows,
         players,
-        f"{args.rules.capitalize()}, {kind} (seed {args.seed}), {args.samples} samples",
+        f"{args.rules.capitalize()}{options} on {layout.id}, {kind} (seed {args.seed}),"
+        f" {args.samples} samples",
+        rules,
     )
-    if args.fit:
+    if args.fit or args.fit_from:
+        fitted = rows.values() if not args.fit_from else fitting_rows(args.fit_from, args.samples)
         pairs = [
             (h[1], row["won"])
-            for (p, _), row in rows.items()
-            if p == "played"
+            for row in fitted
+            if row.get("player", "today") == "played"
             for h in row["hints"]
         ]
-        print(f"\nThe calibration map fitted on {len(pairs)} played hints (explain.CALIBRATION):")
+        where = "these games" if not args.fit_from else ", ".join(map(str, args.fit_from))
+        print(f"\nThe calibration map fitted on {len(pairs)} played hints of {where}:")
         print(f"    Rules.{rules.name}: {fit(pairs)},")
     print(f"\n(this run: {took:.0f} s wall, {args.workers} worker(s))")
     return 0
