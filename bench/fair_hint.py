@@ -50,6 +50,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -201,25 +202,42 @@ def run(
     }
 
 
-def calibration(pairs: list[tuple[float, bool]]) -> list[str]:
-    """The table of (stated chance, game won) in tenths of the stated chance."""
-    lines = ["| stated | hints | stated mean | won | difference |", "|---|---|---|---|---|"]
+def calibration(pairs: list[tuple[float, bool, int]]) -> list[str]:
+    """The table of (stated chance, game won, game) in tenths of the stated chance, with the games
+    the hints of each tenth come from and a 95% interval of the share won, by resampling those
+    games (the hints of one game are won or lost together, so a tenth is as sure as its games)."""
+    lines = [
+        "| stated | hints | games | stated mean | won | 95% interval | difference |",
+        "|---|---|---|---|---|---|---|",
+    ]
     worst = 0.0
+    rng = random.Random(40)
     for tenth in range(10):
         low, high = tenth / 10, (tenth + 1) / 10
-        inside = [(s, w) for s, w in pairs if low <= s < high or (tenth == 9 and s == 1.0)]
+        inside = [(s, w, g) for s, w, g in pairs if low <= s < high or (tenth == 9 and s == 1.0)]
         if not inside:
-            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
+            lines.append(f"| {low:.1f}-{high:.1f} | 0 | 0 | | | | |")
             continue
-        stated = sum(s for s, _ in inside) / len(inside)
-        won = sum(w for _, w in inside) / len(inside)
+        stated = sum(s for s, _, _ in inside) / len(inside)
+        won = sum(w for _, w, _ in inside) / len(inside)
         if len(inside) >= 50:
             worst = max(worst, abs(stated - won))
+        by_game: dict[int, list[int]] = {}
+        for _, w, g in inside:
+            count = by_game.setdefault(g, [0, 0])
+            count[0] += 1
+            count[1] += w
+        games = list(by_game.values())
+        shares = []
+        for _ in range(200):
+            drawn = [games[rng.randrange(len(games))] for _ in games]
+            shares.append(sum(c[1] for c in drawn) / sum(c[0] for c in drawn))
+        shares.sort()
         lines.append(
-            f"| {low:.1f}-{high:.1f} | {len(inside)} | {stated:.1%} | {won:.1%} |"
-            f" {(stated - won) * 100:+.1f} |"
+            f"| {low:.1f}-{high:.1f} | {len(inside)} | {len(games)} | {stated:.1%} | {won:.1%} |"
+            f" {shares[5]:.1%}-{shares[194]:.1%} | {(stated - won) * 100:+.1f} |"
         )
-    certain = [w for s, w in pairs if s == 1.0]
+    certain = [w for s, w, _ in pairs if s == 1.0]
     if certain:
         lines.append(f"(exactly 100%: {len(certain)} hints, won {sum(certain) / len(certain):.1%})")
     lines.append(f"(largest gap in a tenth of 50 hints or more: {worst * 100:.1f} points)")
@@ -277,12 +295,12 @@ def report(
     by = {p: [row for (q, _), row in rows.items() if q == p] for p in players}
     print(f"\n## {title}")
     for player in players:
-        hints = [(h, row["won"]) for row in by[player] for h in row["hints"]]
+        hints = [(h, row["won"], n) for n, row in enumerate(by[player]) for h in row["hints"]]
         print(f"\n(a) {player}: {len(by[player])} games, {len(hints)} hints; the stated chance:")
-        print("\n".join(calibration([(stated(player, h, rules), won) for h, won in hints])))
-        if any(h[0] != h[1] for h, _ in hints):
+        print("\n".join(calibration([(stated(player, h, rules), w, n) for h, w, n in hints])))
+        if any(h[0] != h[1] for h, _, _ in hints):
             print(f"\n    {player}: the share before the calibration map:")
-            print("\n".join(calibration([(h[1], won) for h, won in hints])))
+            print("\n".join(calibration([(h[1], w, n) for h, w, n in hints])))
     print("\n(b) Share won on the same deals:")
     names = " | ".join(f"{p} hint follower" for p in players)
     print(f"| deals | n | {names} | visible-card strategy | perfect information |")
