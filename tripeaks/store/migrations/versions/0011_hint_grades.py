@@ -1,7 +1,7 @@
 """The grades are measured with the fair hint (issue 40): the counted grades before are set aside.
 
 A deal's grade used to be the visible-card strategy's share of 200 plays of it; it is now the band
-of the chance its first fair hint states (explain.grade). The Gentle, Medium and Hard grades kept
+its first fair hint falls in (explain.grade: by the hint's share, so by the chance it states). The Gentle, Medium and Hard grades kept
 with counted games were measured the old way, so they leave the figures: their ``verdicts.grade``
 becomes NULL and the players' per-grade totals of those three start again at 0, as revision 0005
 left the games counted before grades existed. Unwinnable stays: the exact solver decides it, as
