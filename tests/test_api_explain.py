@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from babel.numbers import format_number, format_percent
+from babel.numbers import format_decimal, format_percent
 from fastapi.testclient import TestClient
 from test_api_daily import best_line, deal_of, start
 from test_api_daily import play as play_daily
@@ -75,7 +75,7 @@ def fair_message(game: Game, fair: explain.PlayedHint, lang: str) -> str:
     ending = "_none" if fair.share == 0 else "_certain" if fair.share == 1 else ""
     words = {
         "chance": format_percent(fair.chance, locale=lang),
-        "samples": format_number(fair.plays, locale=lang),
+        "samples": format_decimal(fair.plays, locale=lang),
     }
     if fair.move.pos is None:
         return _(f"hint.fair_draw{ending}", **words)

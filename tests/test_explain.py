@@ -233,13 +233,16 @@ def test_a_moves_chance_is_the_share_of_samples_a_fresh_solve_wins(options: str)
     assert hint.chance == best / 16 == hint.chances[hint.move]
 
 
-def test_a_finished_game_has_no_fair_hint() -> None:
+@pytest.mark.parametrize("hint", [explain.solved_hint, explain.played_hint], ids=["fair", "played"])
+def test_a_finished_game_has_no_fair_hint(hint: Any) -> None:
+    """The sampling hint and the played hint (issue 40) alike: no move once the game is won, and
+    no hint from no sample."""
     game = Game.new("TP1-E-AAAAAAB")
     for action in solver.solve(game).line:
         game.apply(action)
-    assert explain.solved_hint(game).move is None
+    assert hint(game).move is None
     with pytest.raises(ValueError):
-        explain.solved_hint(Game.new("TP1-E-AAAAAAB"), samples=0)
+        hint(Game.new("TP1-E-AAAAAAB"), samples=0)
 
 
 # The played hint (issue 40) -----------------------------------------------------------------
@@ -316,15 +319,6 @@ def test_the_calibration_maps_rise_from_a_share_to_a_chance() -> None:
         assert explain.calibrated(0.0, rules) == knots[0]
         assert explain.calibrated(1.0, rules) == knots[-1]
         assert explain.calibrated(0.025, rules) == pytest.approx((knots[0] + knots[1]) / 2)
-
-
-def test_a_finished_game_has_no_played_hint() -> None:
-    game = Game.new("TP1-E-AAAAAAB")
-    for action in solver.solve(game).line:
-        game.apply(action)
-    assert explain.played_hint(game).move is None
-    with pytest.raises(ValueError):
-        explain.played_hint(Game.new("TP1-E-AAAAAAB"), samples=0)
 
 
 @settings(max_examples=40, deadline=None)

@@ -302,16 +302,25 @@ def swapped(game: Game, tableau: bool) -> Game:
     return other
 
 
-@pytest.mark.parametrize("layout", LAYOUTS, ids=LAYOUT_IDS)
-def test_a_fair_hint_never_depends_on_the_cards_underneath(layout: Layout) -> None:
-    """The player's view of two deals that differ only in face-down cards, or only in the stock
-    still to draw, is the same, and so is the fair hint; every sample agrees with that view."""
+def looking_alike(layout: Layout) -> list[tuple[Game, Game]]:
+    """Two pairs of games on ``layout`` in mid-game that look the same to the player: one differs
+    in face-down cards (in the stock when the variant opens the peaks), one in the stock still
+    to draw."""
+    pairs = []
     for shift, tableau in ((0, True), (3, False)):
         options = options_of(layout, shift)
         if "O" in options:
             tableau = False  # open peaks: no card on the table is hidden
         game = midgame(layout, options, 11 + shift)
-        other = swapped(game, tableau)
+        pairs.append((game, swapped(game, tableau)))
+    return pairs
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=LAYOUT_IDS)
+def test_a_fair_hint_never_depends_on_the_cards_underneath(layout: Layout) -> None:
+    """The player's view of two deals that differ only in face-down cards, or only in the stock
+    still to draw, is the same, and so is the fair hint; every sample agrees with that view."""
+    for game, other in looking_alike(layout):
         assert explain.visible_key(other) == explain.visible_key(game)
         mine, theirs = explain.solved_hint(game, 8, seed=5), explain.solved_hint(other, 8, seed=5)
         assert mine == theirs
@@ -327,12 +336,7 @@ def test_a_fair_hint_never_depends_on_the_cards_underneath(layout: Layout) -> No
 def test_a_played_hint_never_depends_on_the_cards_underneath(layout: Layout) -> None:
     """The played hint (issue 40) of two deals that differ only in face-down cards, or only in
     the stock still to draw, is the same; its rollouts agree between the kernels."""
-    for shift, tableau in ((0, True), (3, False)):
-        options = options_of(layout, shift)
-        if "O" in options:
-            tableau = False  # open peaks: no card on the table is hidden
-        game = midgame(layout, options, 11 + shift)
-        other = swapped(game, tableau)
+    for game, other in looking_alike(layout):
         mine, theirs = explain.played_hint(game, 8, seed=5), explain.played_hint(other, 8, seed=5)
         assert mine == theirs
         assert mine.move in tuple(game.legal_moves()) and mine.plays == 8

@@ -11,7 +11,7 @@ import itertools
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
-from babel.numbers import format_number, format_percent
+from babel.numbers import format_decimal, format_percent
 
 from tripeaks import daily, nickname
 from tripeaks import stats as statistics
@@ -300,7 +300,7 @@ def fair_hint_out(game: Game, fair: Fair, lang: str) -> HintOut:
     ending = "_none" if share == 0 else "_certain" if share == 1 else ""
     words = {
         "chance": format_percent(chance, locale=lang),
-        "samples": format_number(samples, locale=lang),
+        "samples": format_decimal(samples, locale=lang),
     }
     if action.pos is None:
         message = _(f"hint.fair_draw{ending}", **words)
