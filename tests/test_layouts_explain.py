@@ -397,3 +397,22 @@ def test_a_traditional_game_s_best_line_scores_by_its_groups() -> None:
         parts["runs"][1] + parts["peaks"][1] + parts["draws"][1] + parts.get("floor", (0, 0))[1]
         == end.score
     )
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=LAYOUT_IDS)
+def test_a_played_hint_solves_as_many_samples_as_its_table_takes(
+    layout: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exact solves of a played hint's screen are the table's (explain.SOLVED_BY_LAYOUT, so
+    that Valley's dear solves keep a hint within its time), else SOLVED_SAMPLES."""
+    assert explain.solved_samples(layout) == explain.SOLVED_BY_LAYOUT.get(
+        layout.id, explain.SOLVED_SAMPLES
+    )
+    monkeypatch.setattr(explain, "SOLVED_BY_LAYOUT", {layout.id: 3})
+    monkeypatch.setattr(explain, "SOLVED_SAMPLES", 9)
+    game = midgame(layout, options_of(layout), 3)
+    assert explain.solved_samples(layout) == 3
+    assert explain.played_hint(game, 12, seed=4) == explain.played_hint(game, 12, seed=4, solved=3)
+    monkeypatch.setattr(explain, "SOLVED_BY_LAYOUT", {})
+    assert explain.solved_samples(layout) == 9
+    assert explain.played_hint(game, 12, seed=4) == explain.played_hint(game, 12, seed=4, solved=9)

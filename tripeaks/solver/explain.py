@@ -260,6 +260,11 @@ followed to the end, hints by rollouts alone won 29.2 % of the bench's Classic d
 31.4 % with 500 and 32.2 % with 1,000 (docs/solver.md "The fair hint's honesty")."""
 SOLVED_SAMPLES = 200
 """Of those, the first ones also solved exactly to find the moves worth playing on (SCREEN)."""
+SOLVED_BY_LAYOUT: dict[str, int] = {"valley": 100}
+"""Tables (by id) whose exact solves are dear enough to take fewer of them than SOLVED_SAMPLES, so
+that a hint stays within the issue's 400 ms of CPU at the p99: with 200, Valley Classic's later
+hints took 451 ms at the p99 and its first hint up to 488 ms; with 100, 207 and 339
+(docs/solver.md "On every layout")."""
 SCREEN = 0.05
 """A move is a candidate when the share of the solved samples still winnable after it is within
 this of the best move's. Among 0.02, 0.05 and 0.1, 0.05 won the most of the bench's first 300
@@ -311,6 +316,12 @@ def calibrated(share: float, rules: Rules) -> float:
     return knots[i] + (knots[i + 1] - knots[i]) * (at - i)
 
 
+def solved_samples(layout: Layout) -> int:
+    """How many of a played hint's samples are solved exactly on ``layout`` (SOLVED_BY_LAYOUT,
+    else SOLVED_SAMPLES)."""
+    return SOLVED_BY_LAYOUT.get(layout.id, SOLVED_SAMPLES)
+
+
 def tie_seed(game: Game, seed: int = 0) -> int:
     """The seed of a played hint's ties (the strategy's choice between equally liked cards): from
     the visible position and the caller's seed, as the samples' are, and not the same number."""
@@ -322,7 +333,7 @@ def played_hint(
     samples: int = HINT_SAMPLES,
     seed: int = 0,
     plays: int = 1,
-    solved: int = SOLVED_SAMPLES,
+    solved: int | None = None,
 ) -> PlayedHint:
     """The fair hint: among the legal moves worth playing on, the one after which the
     visible-card strategy (see :func:`win_share`) wins most often, played ``plays`` times to its
@@ -330,10 +341,13 @@ def played_hint(
     the engine's legal moves. The moves worth playing on are those the first ``solved`` samples,
     each solved exactly (:func:`solved_hint`), still win within SCREEN of the best move's share
     (every move when ``solved`` is 0, or when none of them has a play won; ``solved`` is at most
-    ``samples``). The exact solves only rule out moves that lose plans a player could have seen
-    through; the share and the chance come from the strategy's plays alone, which never see a
-    hidden card, so no plan that needs one is credited ("strategy fusion"). The ties of the
-    strategy are seeded from the visible position, like the samples."""
+    ``samples``, and by default the table's: :func:`solved_samples`). The exact solves only rule
+    out moves that lose plans a player could have seen through; the share and the chance come from
+    the strategy's plays alone, which never see a hidden card, so no plan that needs one is
+    credited ("strategy fusion"). The ties of the strategy are seeded from the visible position,
+    like the samples."""
+    if solved is None:
+        solved = solved_samples(game.layout)
     if samples < 1 or plays < 1 or solved < 0:
         raise ValueError("a played hint needs at least one sample and one play")
     solved = min(solved, samples)
