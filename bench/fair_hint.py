@@ -1,7 +1,7 @@
 """The fair hint's honesty (issue 40): whole games played by following fair hints only.
 
     PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000] [--samples 1000]
-        [--winnable-only] [--workers 1] [--players played,today] [--seed 4] [--fit]
+        [--winnable-only] [--workers 1] [--players played,today] [--seed 4 ...] [--fit]
         [--fit-from FILE ...] [--out FILE]
         [--layout three_peaks] [--options DJOT]
 
@@ -41,7 +41,8 @@ Each game is one JSON line of ``--out`` (by default
 bench/out/fair_hint-RULES[-OPTIONS][-LAYOUT][-winnable]-SEED.jsonl,
 not kept in git): a run that stops is resumed by running it again (games already in the file are
 not played again), and ``--workers`` processes play the games apart. The tables are of the
-file's games among the asked ones.
+file's games among the asked ones. With several ``--seed``, each seed's games are played into
+its own file and the tables are of all of them together (``--games`` of each seed).
 """
 
 from __future__ import annotations
@@ -351,7 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--winnable-only", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--players", default="played,today", help="played, today or both")
-    parser.add_argument("--seed", type=int, default=4, help="the deals' seed (fixed_codes)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[4],
+        help="the deals' seed (fixed_codes); with several, their games are reported together",
+    )
     parser.add_argument("--layout", choices=sorted(BY_ID), default=THREE_PEAKS.id)
     parser.add_argument("--options", default="", help="variant letters: D, J, O, T")
     parser.add_argument("--fit", action="store_true", help="print the calibration map fitted")
@@ -367,23 +374,27 @@ def main(argv: list[str] | None = None) -> int:
     players = [p for p in args.players.split(",") if p]
     if not players or any(p not in HINTS for p in players):
         parser.error(f"--players: some of {', '.join(HINTS)}")
+    if args.out and len(args.seed) > 1:
+        parser.error("--out: with one --seed only")
     rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
     winnable = "-winnable" if args.winnable_only else ""
     layout = BY_ID[args.layout]
     table = "" if layout is THREE_PEAKS else f"-{layout.id}"
     options = f"-{args.options.upper()}" if args.options else ""
-    out = args.out or OUT / f"fair_hint-{args.rules}{options}{table}{winnable}-{args.seed}.jsonl"
-    found = codes(rules, args.games, args.winnable_only, args.seed, layout, args.options.upper())
-    wanted = [str(code) for code in found]
     started = time.perf_counter()
-    rows = run(wanted, players, args.samples, out, args.workers)
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for seed in args.seed:
+        out = args.out or OUT / f"fair_hint-{args.rules}{options}{table}{winnable}-{seed}.jsonl"
+        found = codes(rules, args.games, args.winnable_only, seed, layout, args.options.upper())
+        rows |= run([str(code) for code in found], players, args.samples, out, args.workers)
     took = time.perf_counter() - started
     kind = "winnable deals" if args.winnable_only else "random deals"
+    seeds = ", ".join(map(str, args.seed))
     report(
         rows,
         players,
-        f"{args.rules.capitalize()}{options} on {layout.id}, {kind} (seed {args.seed}),"
-        f" {args.samples} samples",
+        f"{args.rules.capitalize()}{options} on {layout.id}, {kind}"
+        f" (seed{'s' if len(args.seed) > 1 else ''} {seeds}), {args.samples} samples",
         rules,
     )
     if args.fit or args.fit_from:
