@@ -1,8 +1,8 @@
 """The fair hint's honesty (issue 40): whole games played by following fair hints only.
 
-    PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000] [--samples 1000]
+    PYTHONPATH=. python bench/fair_hint.py [--rules easy|classic] [--games 1000 ...] [--samples 1000]
         [--winnable-only] [--workers 1] [--players played,today] [--seed 4 ...] [--fit]
-        [--fit-from FILE ...] [--out FILE]
+        [--fit-from FILE ...] [--cross] [--out FILE]
         [--layout three_peaks] [--options DJOT]
 
 Each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed`` 4, on ``--layout``
@@ -12,7 +12,7 @@ by two players who make every move a hint names (seed 0):
 
 - "played": the fair hint served (``explain.played_hint``, ``--samples`` samples a hint): the move
   after which the visible-card strategy wins most often on consistent deals; it states that share
-  through the rules' calibration map;
+  through its table's calibration map;
 - "today": ``explain.solved_hint``, the sampling hint served before issue 40 (the move most
   consistent deals can still be won after, each solved exactly), with the 200 samples it was
   served with; it states that share.
@@ -33,9 +33,13 @@ Every hint's stated chance is recorded with whether its game was won. Prints, fi
 The fair hint's stated chance is its recorded share through the map shipped now, so a refitted
 map is checked on the games already played (the moves do not depend on the map). With ``--fit`` it
 prints the calibration map fitted on the "played" games (the share of games won among the hints of
-each share, by knots 0.05 apart, made non-decreasing), to be pasted into ``explain.CALIBRATION``;
+each share, by knots 0.05 apart, made non-decreasing; and the logistic curve of ``fit_logistic``,
+for tables with fewer games), to be pasted into ``explain.CALIBRATION``;
 with ``--fit-from FILE ...`` the map fitted on those files' games instead: fit it on other deals
-than the ones it is checked on (``--seed 5``, or the files of other seeds).
+than the ones it is checked on (``--seed 5``, or the files of other seeds). With ``--cross`` and
+several ``--seed``, it also prints (d): every seed's hints stated through a map fitted on the other
+seeds' games only (share by share on Three Peaks, else logistic, as shipped), in one table: the
+shipped map is fitted on all the seeds, and this is how it is checked on games it never saw.
 
 Each game is one JSON line of ``--out`` (by default
 bench/out/fair_hint-RULES[-OPTIONS][-LAYOUT][-winnable]-SEED.jsonl,
@@ -49,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -283,25 +288,57 @@ def fit(pairs: list[tuple[float, bool]], steps: int = 20) -> tuple[float, ...]:
     return tuple(round(v, 3) for v in knots)
 
 
-def stated(player: str, hint: list[float], rules: Rules) -> float:
-    """The chance a hint states: the fair hint's share through the map shipped now (so a refitted
-    map is checked on games already played: the moves do not depend on it), the sampling hint's as
-    it was recorded."""
-    return explain.calibrated(hint[1], rules) if player == "played" else hint[0]
+def fit_logistic(pairs: list[tuple[float, bool]], steps: int = 20) -> tuple[float, ...]:
+    """The calibration map of a table with fewer games: the knots k / steps of the logistic curve
+    chance = 1 / (1 + exp(-(a + b * logit(share)))) whose a and b are most likely to have given
+    those hints' games won or lost (Newton's method on the log-likelihood; a share of 0 or 1 is
+    taken as 0.0005 or 0.9995, half a play of 1,000 in from the end). Two numbers, not 21, so a
+    few hundred games fit it; it never decreases while b > 0."""
+
+    def logit(share: float) -> float:
+        share = min(max(share, 0.0005), 0.9995)
+        return math.log(share / (1 - share))
+
+    xs = [(logit(share), float(w)) for share, w in pairs]
+    a = b = 0.0
+    for _ in range(50):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, y in xs:
+            p = 1 / (1 + math.exp(-(a + b * x)))
+            ga, gb = ga + y - p, gb + (y - p) * x
+            v = p * (1 - p)
+            haa, hab, hbb = haa + v, hab + v * x, hbb + v * x * x
+        det = haa * hbb - hab * hab
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return tuple(
+        round(1 / (1 + math.exp(-(a + b * logit(k / steps)))), 3) for k in range(steps + 1)
+    )
 
 
-def report(
-    rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str, rules: Rules
-) -> None:
+def stated(player: str, hint: list[float], code: GameCode) -> float:
+    """The chance a hint states: the fair hint's share through the map shipped now for the deal's
+    table (so a refitted map is checked on games already played: the moves do not depend on it),
+    the sampling hint's as it was recorded."""
+    return explain.calibrated(hint[1], code.rules, code.layout) if player == "played" else hint[0]
+
+
+def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str) -> None:
     by = {p: [row for (q, _), row in rows.items() if q == p] for p in players}
     print(f"\n## {title}")
     for player in players:
-        hints = [(h, row["won"], n) for n, row in enumerate(by[player]) for h in row["hints"]]
+        hints = [
+            (h, row["won"], n, GameCode.parse(row["code"]))
+            for n, row in enumerate(by[player])
+            for h in row["hints"]
+        ]
         print(f"\n(a) {player}: {len(by[player])} games, {len(hints)} hints; the stated chance:")
-        print("\n".join(calibration([(stated(player, h, rules), w, n) for h, w, n in hints])))
-        if any(h[0] != h[1] for h, _, _ in hints):
+        print("\n".join(calibration([(stated(player, h, c), w, n) for h, w, n, c in hints])))
+        if any(h[0] != h[1] for h, *_ in hints):
             print(f"\n    {player}: the share before the calibration map:")
-            print("\n".join(calibration([(h[1], w, n) for h, w, n in hints])))
+            print("\n".join(calibration([(h[1], w, n) for h, w, n, _ in hints])))
     print("\n(b) Share won on the same deals:")
     names = " | ".join(f"{p} hint follower" for p in players)
     print(f"| deals | n | {names} | visible-card strategy | perfect information |")
@@ -334,6 +371,39 @@ def report(
     print(f"    (load average now {os.getloadavg()[0]:.1f})")
 
 
+def cross_check(by_seed: dict[int, list[dict[str, Any]]], share_by_share: bool) -> None:
+    """The calibration table of every seed's fair hints each stated through a map fitted on the
+    other seeds' games only (share by share on Three Peaks, else logistic, as shipped): every game
+    is checked by a map that never saw it, and the table is of all of them together."""
+    pairs: list[tuple[float, bool, int]] = []
+    for seed, checked in by_seed.items():
+        others = [
+            (h[1], row["won"]) for s, rows in by_seed.items() if s != seed for row in rows
+            for h in row["hints"]
+        ]  # fmt: skip
+        knots = fit(others) if share_by_share else fit_logistic(others)
+        first = len({n for _, _, n in pairs})
+        pairs += [
+            (explain.on_knots(knots, h[1]), row["won"], first + n)
+            for n, row in enumerate(checked)
+            for h in row["hints"]
+        ]
+    seeds = ", ".join(map(str, by_seed))
+    print(
+        f"\n(d) Cross-check, seeds {seeds}: each seed's hints through a map fitted on the others':"
+    )
+    print("\n".join(calibration(pairs)))
+    if not share_by_share:
+        rules = GameCode.parse(next(iter(by_seed.values()))[0]["code"]).rules
+        through = [
+            (explain.calibrated(h[1], rules, THREE_PEAKS), row["won"], n)
+            for n, row in enumerate(row for rows in by_seed.values() for row in rows)
+            for h in row["hints"]
+        ]
+        print("    The same games through Three Peaks' map of the rules (fitted on other games):")
+        print("    " + calibration(through)[-1])
+
+
 def fitting_rows(paths: list[Path], samples: int) -> list[dict[str, Any]]:
     """The fair hint's games (with ``samples`` samples) of the JSON-lines files ``paths``."""
     return [
@@ -347,7 +417,13 @@ def fitting_rows(paths: list[Path], samples: int) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=("easy", "classic"), default="easy")
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--games",
+        type=int,
+        nargs="+",
+        default=[1000],
+        help="games of each seed (one, or one a seed)",
+    )
     parser.add_argument("--samples", type=int, default=explain.HINT_SAMPLES)
     parser.add_argument("--winnable-only", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
@@ -369,6 +445,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="fit the map on the fair hint's games of these files (other deals) instead",
     )
+    parser.add_argument(
+        "--cross",
+        action="store_true",
+        help="with several --seed: each seed's hints through a map fitted on the other seeds",
+    )
     parser.add_argument("--out", type=Path, default=None, help="the JSON-lines file of games")
     args = parser.parse_args(argv)
     players = [p for p in args.players.split(",") if p]
@@ -376,6 +457,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: some of {', '.join(HINTS)}")
     if args.out and len(args.seed) > 1:
         parser.error("--out: with one --seed only")
+    if len(args.games) not in (1, len(args.seed)):
+        parser.error("--games: one number, or one for each --seed")
+    each = args.games * len(args.seed) if len(args.games) == 1 else args.games
+    games = dict(zip(args.seed, each, strict=True))
     rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
     winnable = "-winnable" if args.winnable_only else ""
     layout = BY_ID[args.layout]
@@ -383,10 +468,13 @@ def main(argv: list[str] | None = None) -> int:
     options = f"-{args.options.upper()}" if args.options else ""
     started = time.perf_counter()
     rows: dict[tuple[str, str], dict[str, Any]] = {}
+    by_seed: dict[int, list[dict[str, Any]]] = {}
     for seed in args.seed:
         out = args.out or OUT / f"fair_hint-{args.rules}{options}{table}{winnable}-{seed}.jsonl"
-        found = codes(rules, args.games, args.winnable_only, seed, layout, args.options.upper())
-        rows |= run([str(code) for code in found], players, args.samples, out, args.workers)
+        found = codes(rules, games[seed], args.winnable_only, seed, layout, args.options.upper())
+        these = run([str(code) for code in found], players, args.samples, out, args.workers)
+        by_seed[seed] = [row for (player, _), row in these.items() if player == "played"]
+        rows |= these
     took = time.perf_counter() - started
     kind = "winnable deals" if args.winnable_only else "random deals"
     seeds = ", ".join(map(str, args.seed))
@@ -395,8 +483,9 @@ def main(argv: list[str] | None = None) -> int:
         players,
         f"{args.rules.capitalize()}{options} on {layout.id}, {kind}"
         f" (seed{'s' if len(args.seed) > 1 else ''} {seeds}), {args.samples} samples",
-        rules,
     )
+    if args.cross:
+        cross_check(by_seed, layout is THREE_PEAKS)
     if args.fit or args.fit_from:
         fitted = rows.values() if not args.fit_from else fitting_rows(args.fit_from, args.samples)
         pairs = [
@@ -406,8 +495,10 @@ def main(argv: list[str] | None = None) -> int:
             for h in row["hints"]
         ]
         where = "these games" if not args.fit_from else ", ".join(map(str, args.fit_from))
-        print(f"\nThe calibration map fitted on {len(pairs)} played hints of {where}:")
-        print(f"    Rules.{rules.name}: {fit(pairs)},")
+        key = f'(Rules.{rules.name}, "{layout.id}")'
+        print(f"\nThe calibration maps fitted on {len(pairs)} played hints of {where}:")
+        print(f"    share by share (isotonic): {key}: {fit(pairs)},")
+        print(f"    logistic: {key}: {fit_logistic(pairs)},")
     print(f"\n(this run: {took:.0f} s wall, {args.workers} worker(s))")
     return 0
 

@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         low, high = cells[1], cells[2]
         print(
             f"| {rules_name.lower()} | {layout_id} | {tried} | {len(shares)} | "
-            + " | ".join(f"{c:.3f} ({explain.calibrated(c, rules):.0%})" for c in cells)
+            + " | ".join(
+                f"{c:.3f} ({explain.calibrated(c, rules, BY_ID[layout_id]):.0%})" for c in cells
+            )
             + " |"
         )
         bands.append(f'    (Rules.{rules_name}, "{layout_id}"): ({high:.3f}, {low:.3f}),')

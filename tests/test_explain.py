@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tripeaks.engine.codes import CODE_SPACE, Deal, GameCode, SplitMix64, deal
 from tripeaks.engine.game import DRAW, UNDO, Action, Game
 from tripeaks.engine.layout import THREE_PEAKS
+from tripeaks.engine.layouts import BY_ID, LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Scoring, Variant
 from tripeaks.solver import COMPILED, compiled, explain, portable
@@ -306,19 +307,48 @@ def test_a_played_hint_counts_the_plays_the_engine_strategy_wins(
     best = max(wins[i] for i in worth)
     assert hint.move == hint.moves[next(i for i in worth if wins[i] == best)]
     assert hint.share == best / 12 and hint.plays == 12
-    assert hint.chance == explain.calibrated(hint.share, rules)
+    assert hint.chance == explain.calibrated(hint.share, rules, THREE_PEAKS)
     # without the screen, the move most won of all
     alone = explain.played_hint(game, samples=12, seed=11, solved=0)
     assert alone.move == hint.moves[wins.index(max(wins))] and alone.wins == hint.wins
 
 
-def test_the_calibration_maps_rise_from_a_share_to_a_chance() -> None:
-    for rules, knots in explain.CALIBRATION.items():
+def test_every_table_has_a_calibration_map_rising_from_a_share_to_a_chance() -> None:
+    """A table's own map, or Three Peaks' of its rules for the three whose own did worse."""
+    tables = {(rules, layout.id) for rules in Rules for layout in LAYOUTS}
+    assert tables - set(explain.CALIBRATION) == {
+        (Rules.EASY, "diamonds"),
+        (Rules.CLASSIC, "up_and_down"),
+        (Rules.CLASSIC, "bridge"),
+    }
+    for rules, layout_id in tables - set(explain.CALIBRATION):
+        three_peaks = explain.CALIBRATION[rules, "three_peaks"]
+        for share in (0.0, 0.13, 0.5, 0.77, 1.0):
+            on_it = explain.calibrated(share, rules, BY_ID[layout_id])
+            assert on_it == explain.calibrated(share, rules, THREE_PEAKS)
+            assert on_it == explain.on_knots(three_peaks, share)
+    for (rules, layout_id), knots in explain.CALIBRATION.items():
+        layout = BY_ID[layout_id]
         assert len(knots) == 21
         assert all(0 <= a <= b <= 1 for a, b in itertools.pairwise(knots))
-        assert explain.calibrated(0.0, rules) == knots[0]
-        assert explain.calibrated(1.0, rules) == knots[-1]
-        assert explain.calibrated(0.025, rules) == pytest.approx((knots[0] + knots[1]) / 2)
+        assert explain.calibrated(0.0, rules, layout) == knots[0]
+        assert explain.calibrated(1.0, rules, layout) == knots[-1]
+        middle = explain.calibrated(0.025, rules, layout)
+        assert middle == pytest.approx((knots[0] + knots[1]) / 2)
+
+
+def test_a_played_hint_states_its_share_through_its_own_table_s_map() -> None:
+    """Each table's followers beat the strategy's plays by their own margin, so a hint on Theatre
+    states its share through Theatre's map, not Three Peaks'."""
+    theatre = BY_ID["theatre"]
+    game = Game.new(GameCode(Variant(Rules.CLASSIC), "LKJHGFD", theatre))
+    hint = explain.played_hint(game, samples=40, seed=3)
+    assert hint.chance == explain.calibrated(hint.share, Rules.CLASSIC, theatre)
+    assert hint.chance == explain.on_knots(
+        explain.CALIBRATION[Rules.CLASSIC, "theatre"], hint.share
+    )
+    assert 0 < hint.share < 1
+    assert hint.chance != explain.calibrated(hint.share, Rules.CLASSIC, THREE_PEAKS)
 
 
 @settings(max_examples=40, deadline=None)
