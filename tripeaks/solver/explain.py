@@ -263,7 +263,7 @@ SOLVED_SAMPLES = 200
 SOLVED_BY_LAYOUT: dict[str, int] = {"valley": 100}
 """Tables (by id) whose exact solves are dear enough to take fewer of them than SOLVED_SAMPLES, so
 that a hint stays within the issue's 400 ms of CPU at the p99: with 200, Valley Classic's later
-hints took 451 ms at the p99 and its first hint up to 488 ms; with 100, 207 and 339
+hints took 451 ms at the p99 and its first hint up to 488 ms; with 100, 193 and 255
 (docs/solver.md "On every layout")."""
 SCREEN = 0.05
 """A move is a candidate when the share of the solved samples still winnable after it is within
