@@ -371,17 +371,25 @@ def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], titl
     print(f"    (load average now {os.getloadavg()[0]:.1f})")
 
 
-def cross_check(by_seed: dict[int, list[dict[str, Any]]], share_by_share: bool) -> None:
+def share_pairs(rows: Iterable[dict[str, Any]]) -> list[tuple[float, bool]]:
+    """(share before the map, game won) of every hint of the fair hint's games among ``rows``:
+    what a map is fitted on."""
+    return [
+        (h[1], row["won"])
+        for row in rows
+        if row.get("player", "today") == "played"
+        for h in row["hints"]
+    ]
+
+
+def cross_check(by_seed: dict[int, list[dict[str, Any]]], rules: Rules, layout: Layout) -> None:
     """The calibration table of every seed's fair hints each stated through a map fitted on the
     other seeds' games only (share by share on Three Peaks, else logistic, as shipped): every game
     is checked by a map that never saw it, and the table is of all of them together."""
     pairs: list[tuple[float, bool, int]] = []
     for seed, checked in by_seed.items():
-        others = [
-            (h[1], row["won"]) for s, rows in by_seed.items() if s != seed for row in rows
-            for h in row["hints"]
-        ]  # fmt: skip
-        knots = fit(others) if share_by_share else fit_logistic(others)
+        others = share_pairs(row for s, rows in by_seed.items() if s != seed for row in rows)
+        knots = fit(others) if layout is THREE_PEAKS else fit_logistic(others)
         first = len({n for _, _, n in pairs})
         pairs += [
             (explain.on_knots(knots, h[1]), row["won"], first + n)
@@ -393,8 +401,7 @@ def cross_check(by_seed: dict[int, list[dict[str, Any]]], share_by_share: bool) 
         f"\n(d) Cross-check, seeds {seeds}: each seed's hints through a map fitted on the others':"
     )
     print("\n".join(calibration(pairs)))
-    if not share_by_share:
-        rules = GameCode.parse(next(iter(by_seed.values()))[0]["code"]).rules
+    if layout is not THREE_PEAKS:
         through = [
             (explain.calibrated(h[1], rules, THREE_PEAKS), row["won"], n)
             for n, row in enumerate(row for rows in by_seed.values() for row in rows)
@@ -457,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: some of {', '.join(HINTS)}")
     if args.out and len(args.seed) > 1:
         parser.error("--out: with one --seed only")
+    if args.cross and len(set(args.seed)) < 2:
+        parser.error("--cross: with two --seed or more")
     if len(args.games) not in (1, len(args.seed)):
         parser.error("--games: one number, or one for each --seed")
     each = args.games * len(args.seed) if len(args.games) == 1 else args.games
@@ -485,15 +494,10 @@ def main(argv: list[str] | None = None) -> int:
         f" (seed{'s' if len(args.seed) > 1 else ''} {seeds}), {args.samples} samples",
     )
     if args.cross:
-        cross_check(by_seed, layout is THREE_PEAKS)
+        cross_check(by_seed, rules, layout)
     if args.fit or args.fit_from:
         fitted = rows.values() if not args.fit_from else fitting_rows(args.fit_from, args.samples)
-        pairs = [
-            (h[1], row["won"])
-            for row in fitted
-            if row.get("player", "today") == "played"
-            for h in row["hints"]
-        ]
+        pairs = share_pairs(fitted)
         where = "these games" if not args.fit_from else ", ".join(map(str, args.fit_from))
         key = f'(Rules.{rules.name}, "{layout.id}")'
         print(f"\nThe calibration maps fitted on {len(pairs)} played hints of {where}:")
