@@ -1,0 +1,418 @@
+/* The players of bench/policy_study.py (issue 40's stronger policy): whole games of TriPeaks played
+ * by players that see only what a player sees, compiled because the study plays millions of
+ * moves. Not part of the app: the bench compiles it into bench/out when it runs.
+ *
+ * A player is handed the true deal (to play it on) and decides from the visible position only:
+ * the face-up cards, the discard's top and how many stock cards are left. Where it imagines the
+ * hidden cards, it deals the cards it has not seen (the hidden tableau cards and the rest of the
+ * stock, whose multiset a player knows) at random into the hidden places (sample()), never
+ * reading the true ones. The players:
+ *
+ *   0 greedy: the app's visible-card strategy (tripeaks/solver/_strategy.c): a fitting face-up
+ *     card when there is one, preferring one that turns a card face up (2), then one after
+ *     which another face-up card fits (1), ties at random; else a draw.
+ *   1 flat (a = samples): each legal move, the draw included, is followed on the same `a`
+ *     imagined deals by the greedy strategy to the end; the move that wins most (ties to the
+ *     greedy strategy's liking). The app's fair hint is this with 1,000 samples, its draw
+ *     screened by exact solves (tripeaks/solver/explain.py played_hint).
+ *   2 nested (a = samples, b = inner samples): as flat, but followed by the flat player of `b`
+ *     samples that draws only when no card fits.
+ *   3 ismcts (a = iterations, c = exploration): information-set Monte Carlo tree search
+ *     (Cowling, Powley and Whitehouse 2012), one tree over what the player sees: each iteration
+ *     imagines a deal, walks down the tree by UCB1 over the moves of the visible position, a
+ *     node's children told apart by the move and what it showed (the drawn rank, the ranks
+ *     turned face up), adds one node and plays the greedy strategy to the end. The move tried
+ *     most at the root.
+ *
+ * Plain C99; the rng is SplitMix64 seeded by the caller.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CARDS 51
+#define MAX_STOCK 56
+#define DRAW 255
+#define NO_MOVE -1
+#define MAX_MOVES 24
+#define MAX_DEPTH 200
+#define INNER 4 /* the nested player's inner flat player, which draws only when no card fits */
+
+typedef struct {
+    uint8_t rank[MAX_CARDS];
+    uint8_t stock[MAX_STOCK];
+    int size;
+} Deal;
+
+typedef struct {
+    uint64_t present, free;
+    int drawn, top;
+} Position;
+
+typedef struct {
+    int cards;
+    uint64_t covered_by[MAX_CARDS], covers[MAX_CARDS];
+    uint8_t fits[14][14];
+} Table;
+
+static Table table;
+static uint64_t rng;
+
+static uint64_t next_word(void) {
+    uint64_t z = (rng += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int below(int n) { return (int)(next_word() % (uint64_t)n); }
+
+static int lowest(uint64_t mask) { return __builtin_ctzll(mask); }
+
+static uint64_t fitting(const Deal *d, uint64_t free, int top) {
+    uint64_t out = 0;
+    for (uint64_t f = free; f; f &= f - 1)
+        if (table.fits[top][d->rank[lowest(f)]])
+            out |= UINT64_C(1) << lowest(f);
+    return out;
+}
+
+static Position after(const Deal *d, Position s, int move) {
+    if (move == DRAW) {
+        s.top = d->stock[s.drawn++];
+        return s;
+    }
+    s.present &= ~(UINT64_C(1) << move);
+    s.free &= ~(UINT64_C(1) << move);
+    for (uint64_t u = table.covers[move]; u; u &= u - 1)
+        if (!(s.present & table.covered_by[lowest(u)]))
+            s.free |= UINT64_C(1) << lowest(u);
+    s.top = d->rank[move];
+    return s;
+}
+
+/* The greedy strategy's liking of a move: 2 when it turns a card face up, +1 when another card
+ * face up before it fits after it (not one it turns up: that card is not seen yet); -1 for the
+ * draw. */
+static int liking(const Deal *d, Position s, int move) {
+    if (move == DRAW)
+        return -1;
+    uint64_t rest = s.free & ~(UINT64_C(1) << move);
+    return ((after(d, s, move).free & ~rest) ? 2 : 0) + (fitting(d, rest, d->rank[move]) ? 1 : 0);
+}
+
+/* The legal moves of the visible position: the fitting face-up cards in position order, then the
+ * draw (when `draw_always` is 0, only when no card fits). */
+static int moves_of(const Deal *d, Position s, int draw_always, int out[MAX_MOVES]) {
+    int n = 0;
+    for (uint64_t f = fitting(d, s.free, s.top); f && n < MAX_MOVES - 1; f &= f - 1)
+        out[n++] = lowest(f);
+    if (s.drawn < d->size && (draw_always || n == 0))
+        out[n++] = DRAW;
+    return n;
+}
+
+static int greedy(const Deal *d, Position s) {
+    int moves[MAX_MOVES], best[MAX_MOVES], count = 0, top = -2;
+    int n = moves_of(d, s, 0, moves);
+    if (n == 0)
+        return NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        int v = liking(d, s, moves[i]);
+        if (v > top) {
+            top = v;
+            count = 0;
+        }
+        if (v == top)
+            best[count++] = moves[i];
+    }
+    return count == 1 ? best[0] : best[below(count)];
+}
+
+/* A deal like d whose cards not yet seen in s (face down, or in the stock) are dealt at random:
+ * the only thing read of them is which they are, a thing the player knows (the deck less the cards
+ * seen). */
+static void imagine(const Deal *d, Position s, Deal *out) {
+    uint8_t unseen[MAX_CARDS + MAX_STOCK];
+    int places[MAX_CARDS], n = 0, hidden = 0;
+    *out = *d;
+    for (uint64_t f = s.present & ~s.free; f; f &= f - 1) {
+        places[hidden++] = lowest(f);
+        unseen[n++] = d->rank[lowest(f)];
+    }
+    for (int i = s.drawn; i < d->size; i++)
+        unseen[n++] = d->stock[i];
+    /* in rank order first, so that the imagined deals depend on which cards are unseen, never on
+     * where they lie */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && unseen[j - 1] > unseen[j]; j--) {
+            uint8_t t = unseen[j];
+            unseen[j] = unseen[j - 1];
+            unseen[j - 1] = t;
+        }
+    for (int i = n - 1; i > 0; i--) {
+        int j = below(i + 1);
+        uint8_t t = unseen[i];
+        unseen[i] = unseen[j];
+        unseen[j] = t;
+    }
+    for (int i = 0; i < hidden; i++)
+        out->rank[places[i]] = unseen[i];
+    for (int i = s.drawn; i < d->size; i++)
+        out->stock[i] = unseen[hidden + i - s.drawn];
+}
+
+typedef struct {
+    int kind, a, b;
+    double c;
+} Player;
+
+static int decide(const Deal *d, Position s, Player p);
+
+static int play_out(const Deal *d, Position s, Player p) {
+    while (s.present) {
+        int move = decide(d, s, p);
+        if (move == NO_MOVE)
+            return 0;
+        s = after(d, s, move);
+    }
+    return 1;
+}
+
+static int flat(const Deal *d, Position s, int samples, Player then, int draw_always) {
+    int moves[MAX_MOVES], wins[MAX_MOVES] = {0};
+    int n = moves_of(d, s, draw_always, moves);
+    if (n <= 1)
+        return n ? moves[0] : NO_MOVE;
+    Deal seen;
+    for (int k = 0; k < samples; k++) {
+        imagine(d, s, &seen);
+        uint64_t start = rng;
+        for (int i = 0; i < n; i++) {
+            rng = start; /* each move met by the same ties */
+            wins[i] += play_out(&seen, after(&seen, s, moves[i]), then);
+        }
+        rng = start ^ UINT64_C(0x5555555555555555);
+        next_word();
+    }
+    int best = 0, top = INT32_MIN;
+    for (int i = 0; i < n; i++) {
+        int v = wins[i] * 8 + liking(d, s, moves[i]);
+        if (v > top) {
+            top = v;
+            best = i;
+        }
+    }
+    return moves[best];
+}
+
+typedef struct {
+    int moves;
+    int move[MAX_MOVES], tried[MAX_MOVES], child[MAX_MOVES];
+    float won[MAX_MOVES];
+    int visits;
+} Node;
+
+typedef struct {
+    uint32_t seen;
+    int node, next;
+} Link;
+
+static Node *nodes;
+static Link *links;
+static int node_count, link_count, capacity;
+
+static int add_node(const Deal *d, Position s) {
+    if (node_count >= capacity)
+        return -1;
+    Node *n = &nodes[node_count];
+    n->moves = moves_of(d, s, 1, n->move);
+    n->visits = 0;
+    for (int i = 0; i < n->moves; i++) {
+        n->tried[i] = 0;
+        n->won[i] = 0;
+        n->child[i] = -1;
+    }
+    return node_count++;
+}
+
+/* What a move showed: the drawn rank, or the ranks it turned face up (position order, base 16). */
+static uint32_t shown(const Deal *d, Position before, Position now, int move) {
+    uint32_t seen = 0;
+    if (move == DRAW)
+        return (uint32_t)now.top;
+    for (uint64_t f = now.free & ~before.free; f; f &= f - 1)
+        seen = seen * 16 + d->rank[lowest(f)] + 1;
+    return seen;
+}
+
+static int ismcts(const Deal *d, Position root, int iterations, double c) {
+    Player greedy_player = {0, 0, 0, 0.0};
+    int path_node[MAX_DEPTH], path_move[MAX_DEPTH];
+    node_count = link_count = 0;
+    if (add_node(d, root) < 0 || nodes[0].moves == 0)
+        return NO_MOVE;
+    if (nodes[0].moves == 1)
+        return nodes[0].move[0];
+    Deal seen;
+    for (int it = 0; it < iterations; it++) {
+        imagine(d, root, &seen);
+        Position s = root;
+        int at = 0, depth = 0, won;
+        for (;;) {
+            Node *n = &nodes[at];
+            if (n->moves == 0) {
+                won = 0;
+                break;
+            }
+            int pick = 0;
+            double best = -1.0;
+            for (int i = 0; i < n->moves; i++) {
+                if (n->tried[i] == 0) {
+                    pick = i;
+                    break;
+                }
+                double v = n->won[i] / n->tried[i] + c * sqrt(log((double)n->visits) / n->tried[i]);
+                if (v > best) {
+                    best = v;
+                    pick = i;
+                }
+            }
+            Position next = after(&seen, s, n->move[pick]);
+            uint32_t what = shown(&seen, s, next, n->move[pick]);
+            path_node[depth] = at;
+            path_move[depth++] = pick;
+            s = next;
+            if (!s.present) {
+                won = 1;
+                break;
+            }
+            int link = n->child[pick];
+            while (link >= 0 && links[link].seen != what)
+                link = links[link].next;
+            if (link < 0 || depth >= MAX_DEPTH) {
+                int child = depth < MAX_DEPTH ? add_node(&seen, s) : -1;
+                if (child >= 0) {
+                    links[link_count] = (Link){what, child, nodes[at].child[pick]};
+                    nodes[at].child[pick] = link_count++;
+                }
+                won = play_out(&seen, s, greedy_player);
+                break;
+            }
+            at = links[link].node;
+        }
+        for (int i = 0; i < depth; i++) {
+            Node *n = &nodes[path_node[i]];
+            n->visits++;
+            n->tried[path_move[i]]++;
+            n->won[path_move[i]] += (float)won;
+        }
+    }
+    int best = 0;
+    for (int i = 1; i < nodes[0].moves; i++)
+        if (nodes[0].tried[i] > nodes[0].tried[best])
+            best = i;
+    return nodes[0].move[best];
+}
+
+static int decide(const Deal *d, Position s, Player p) {
+    Player greedy_player = {0, 0, 0, 0.0}, inner = {INNER, p.b, 0, 0.0};
+    switch (p.kind) {
+    case 1:
+        return flat(d, s, p.a, greedy_player, 1);
+    case 2:
+        return flat(d, s, p.a, inner, 1);
+    case 3:
+        return ismcts(d, s, p.a, p.c);
+    case INNER:
+        return flat(d, s, p.a, greedy_player, 0);
+    default:
+        return greedy(d, s);
+    }
+}
+
+static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *seed, int *first) {
+    Py_buffer ranks, stock, fits, covered_by, covers;
+    unsigned long long present, seed_;
+    int drawn, top, ok = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*KiiiiidKp", &ranks, &stock, &fits, &covered_by, &covers,
+                          &present, &drawn, &top, &p->kind, &p->a, &p->b, &p->c, &seed_, first))
+        return 0;
+    int cards = (int)ranks.len;
+    if (cards < 1 || cards > MAX_CARDS || stock.len > MAX_STOCK || fits.len != 14 * 14 ||
+        covered_by.len != 8 * cards || covers.len != 8 * cards || drawn < 0 ||
+        drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 3 ||
+        (p->kind && p->a < 1) || (p->kind == 2 && p->b < 1) || (cards < 64 && present >> cards)) {
+        PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
+        goto done;
+    }
+    table.cards = cards;
+    memcpy(d->rank, ranks.buf, (size_t)cards);
+    memcpy(d->stock, stock.buf, (size_t)stock.len);
+    d->size = (int)stock.len;
+    for (int i = 0; i < cards; i++) {
+        memcpy(&table.covered_by[i], (const char *)covered_by.buf + 8 * i, 8);
+        memcpy(&table.covers[i], (const char *)covers.buf + 8 * i, 8);
+    }
+    memcpy(table.fits, fits.buf, 14 * 14);
+    s->present = present;
+    s->drawn = drawn;
+    s->top = top;
+    s->free = 0;
+    for (int i = 0; i < cards; i++)
+        if ((present >> i & 1) && !(present & table.covered_by[i]))
+            s->free |= UINT64_C(1) << i;
+    *seed = seed_;
+    ok = 1;
+done:
+    PyBuffer_Release(&ranks);
+    PyBuffer_Release(&stock);
+    PyBuffer_Release(&fits);
+    PyBuffer_Release(&covered_by);
+    PyBuffer_Release(&covers);
+    return ok;
+}
+
+static PyObject *play(PyObject *self, PyObject *args) {
+    Deal d;
+    Position s;
+    Player p;
+    uint64_t seed;
+    int first;
+    (void)self;
+    if (!read_deal(args, &d, &s, &p, &seed, &first))
+        return NULL;
+    if (p.kind == 3 && capacity < p.a + 1) {
+        free(nodes);
+        free(links);
+        capacity = p.a + 1;
+        nodes = malloc(sizeof(Node) * (size_t)capacity);
+        links = malloc(sizeof(Link) * (size_t)capacity);
+        if (!nodes || !links) {
+            capacity = 0;
+            return PyErr_NoMemory();
+        }
+    }
+    rng = seed;
+    if (first)
+        return PyLong_FromLong(decide(&d, s, p));
+    return PyLong_FromLong(play_out(&d, s, p));
+}
+
+static PyMethodDef methods[] = {
+    {"play", play, METH_VARARGS,
+     "play(ranks, stock, fits, covered_by, covers, present, drawn, top, kind, a, b, c, seed, "
+     "first) -> int: 1 when the player (kind 0 greedy, 1 flat, 2 nested, 3 ismcts; a, b, c its "
+     "numbers) wins the deal from the position, else 0; with first, the move it makes there "
+     "instead (a position, 255 the draw, -1 none)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_policy_study",
+                                    "The players of bench/policy_study.py.", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__policy_study(void) { return PyModule_Create(&module); }

@@ -1,0 +1,193 @@
+"""How strong can play be that sees only what a player sees (issue 40's stronger policy)?
+
+    PYTHONPATH=. python bench/policy_study.py [--rules easy|classic] [--deals 500] [--seed 4]
+        [--players greedy flat:1000 nested:200,10 ismcts:16000,0.7 ...] [--workers 1]
+
+Plays each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed``, Three Peaks, as
+bench/fair_hint.py deals them) to its end with each of ``--players``, compiled in
+bench/policy_study.c (built here into bench/out with the system's C compiler, as the app's own
+extensions are). Every player decides from the visible position only; where it imagines the
+hidden cards it deals the unseen ones at random (policy_study.c says how each plays):
+
+- ``greedy``: the visible-card strategy the fair hint plays out (one play, ties at random);
+- ``flat:K``: each legal move, the draw included, followed on K imagined deals by the greedy
+  strategy; the move that wins most. The fair hint served is this with 1,000 samples, its moves
+  screened by exact solves;
+- ``nested:K,J``: as flat, followed by the flat player of J samples instead of the greedy one;
+- ``ismcts:N,C``: information-set Monte Carlo tree search, N iterations, exploration C.
+
+Prints, figures only (nothing here asserts), per player: the share of the deals won and its 95%
+Wilson interval, the share of the winnable ones won, and the CPU time of a game (median, p99),
+beside the perfect-information bound (the share the exact solver can win) and, when
+bench/fair_hint.py has played the same deals (its file in bench/out), the fair hint served; each
+player's games gained and lost against it, deal by deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import importlib.util
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fair_hint import OUT, codes, percentile
+
+from tripeaks.cli.solve import wilson_interval
+from tripeaks.engine.codes import GameCode, deal
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
+from tripeaks.solver import search as solver
+from tripeaks.solver.compiled import strategy_tables
+
+SOURCE = Path(__file__).resolve().parent / "policy_study.c"
+KINDS = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 3}
+"""Each player's number in policy_study.c."""
+
+
+@functools.cache
+def built() -> ModuleType:
+    """policy_study.c compiled into bench/out (again when the source is newer), imported."""
+    target = OUT / f"_policy_study{sysconfig.get_config_var('EXT_SUFFIX')}"
+    if not target.exists() or target.stat().st_mtime < SOURCE.stat().st_mtime:
+        OUT.mkdir(parents=True, exist_ok=True)
+        compiler = os.environ.get("CC", "cc")
+        include = sysconfig.get_paths()["include"]
+        command = [compiler, "-O3", "-shared", "-fPIC", f"-I{include}", str(SOURCE)]
+        subprocess.run([*command, "-o", str(target), "-lm"], check=True)
+    spec = importlib.util.spec_from_file_location("_policy_study", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def player(text: str) -> tuple[int, int, int, float]:
+    """A ``--players`` entry as policy_study.c's (kind, a, b, c): ``greedy``, ``flat:K``,
+    ``nested:K,J`` or ``ismcts:N,C``."""
+    name, _, numbers = text.partition(":")
+    if name not in KINDS:
+        raise argparse.ArgumentTypeError(f"unknown player {name!r}: one of {', '.join(KINDS)}")
+    parts = numbers.split(",") if numbers else []
+    wanted = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 2}[name]
+    if len(parts) != wanted:
+        raise argparse.ArgumentTypeError(f"{text!r}: {name} takes {wanted} number(s)")
+    try:
+        a = int(parts[0]) if parts else 0
+        b = int(parts[1]) if name == "nested" else 0
+        c = float(parts[1]) if name == "ismcts" else 0.0
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+    if (name != "greedy" and a < 1) or (name == "nested" and b < 1) or c < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the numbers must be positive")
+    return KINDS[name], a, b, c
+
+
+def arguments(
+    code: GameCode, who: tuple[int, int, int, float], first: bool = False, game: Game | None = None
+) -> tuple[Any, ...]:
+    """policy_study.c's play() arguments for ``who`` at ``game``'s position (by default the
+    start) of ``code``'s deal, seeded from the code (the same ties on every run)."""
+    game, cards = game or Game.new(code), deal(code)
+    seed = int.from_bytes(hashlib.blake2b(str(code).encode(), digest_size=8).digest(), "little")
+    return (
+        bytes(card.rank for card in cards.tableau),
+        bytes(card.rank for card in cards.stock),
+        *strategy_tables(code.rules, code.layout),
+        game.present,
+        game.drawn,
+        game.top_rank,
+        *who,
+        seed,
+        first,
+    )
+
+
+def _play(job: tuple[str, tuple[int, int, int, float]]) -> tuple[str, bool, float]:
+    code = GameCode.parse(job[0])
+    cpu = time.process_time()
+    won = bool(built().play(*arguments(code, job[1])))
+    return job[0], won, time.process_time() - cpu
+
+
+def served(rules: str, seed: int) -> dict[str, bool]:
+    """Which deals the fair hint served won, from bench/fair_hint.py's file of the seed (if any)."""
+    path = OUT / f"fair_hint-{rules}-{seed}.jsonl"
+    if not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines())
+    return {row["code"]: row["won"] for row in rows if row.get("player") == "played"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", choices=("easy", "classic"), default="easy")
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--players", nargs="+", default=["greedy", "flat:1000"])
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        players = {text: player(text) for text in args.players}
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    rules = Rules.EASY if args.rules == "easy" else Rules.CLASSIC
+    deals = [str(code) for code in codes(rules, args.deals, False, args.seed)]
+    built()  # once, before any worker
+    winnable = {code: solver.is_winnable(code) for code in deals}
+    jobs = [(code, who) for who in players.values() for code in deals]
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(_play, jobs, chunksize=4)
+    hint = served(args.rules, args.seed)
+    hint = {code: hint[code] for code in deals} if all(code in hint for code in deals) else {}
+    n, solvable = len(deals), [code for code in deals if winnable[code]]
+    print(
+        f"{args.rules.capitalize()}, {n} random deals (seed {args.seed}), {len(solvable)} winnable"
+    )
+    print(
+        "| player | won | 95% interval | winnable won | CPU a game p50 / p99 (ms) | vs fair hint |"
+    )
+    print("|---|---|---|---|---|---|")
+
+    def row(name: str, won: dict[str, bool], cpu: list[float] | None) -> None:
+        count = sum(won.values())
+        low, high = wilson_interval(count, n)
+        of_winnable = sum(won[code] for code in solvable) / max(1, len(solvable))
+        took = f"{percentile(cpu, 0.5):.0f} / {percentile(cpu, 0.99):.0f}" if cpu else "-"
+        versus = "-"
+        if hint and cpu is not None:
+            gained = sum(won[c] and not hint[c] for c in deals)
+            lost = sum(hint[c] and not won[c] for c in deals)
+            versus = f"+{gained} / -{lost}"
+        print(
+            f"| {name} | {100 * count / n:.1f}% | {100 * low:.1f}-{100 * high:.1f} |"
+            f" {100 * of_winnable:.1f}% | {took} | {versus} |"
+        )
+
+    for k, name in enumerate(players):
+        mine = results[k * n : (k + 1) * n]
+        row(name, {code: won for code, won, _ in mine}, [1e3 * cpu for _, _, cpu in mine])
+    if hint:
+        row("fair hint served (bench/fair_hint.py)", hint, None)
+    else:
+        print(
+            f"(the fair hint served: run bench/fair_hint.py --rules {args.rules} --seed {args.seed})"
+        )
+    row("perfect information", winnable, None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,90 @@
+"""bench/policy_study.py, briefly: its players (bench/policy_study.c) decide from what a player
+sees only, and a short run prints every player's row. No figure is asserted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import policy_study
+from reference import fixed_codes
+
+from tripeaks.engine.game import Game
+from tripeaks.engine.rules import Rules
+
+PLAYERS = ["greedy", "flat:40", "nested:6,4", "ismcts:400,0.7"]
+
+
+def hidden_shuffled(arguments: tuple, shift: int) -> tuple:
+    """The same position with the unseen cards (face down, or still in the stock) dealt otherwise:
+    the same multiset, rotated by ``shift`` over their places."""
+    ranks, stock, fits, covered_by, covers, present, drawn, *rest = arguments
+    code_cards = len(ranks)
+    masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(code_cards)]
+    hidden = [p for p in range(code_cards) if present >> p & 1 and present & masks[p]]
+    unseen = [ranks[p] for p in hidden] + list(stock[drawn:])
+    unseen = unseen[shift:] + unseen[:shift]
+    ranks = bytearray(ranks)
+    for p, rank in zip(hidden, unseen, strict=False):
+        ranks[p] = rank
+    stock = bytes(stock[:drawn]) + bytes(unseen[len(hidden) :])
+    return (bytes(ranks), stock, fits, covered_by, covers, present, drawn, *rest)
+
+
+@pytest.mark.parametrize("rules", [Rules.EASY, Rules.CLASSIC])
+@pytest.mark.parametrize("who", PLAYERS)
+def test_a_player_makes_a_legal_move_alike_on_deals_that_look_alike(rules: Rules, who: str) -> None:
+    """At every position of six games, the player's move is a legal one, and the same when the
+    unseen cards lie otherwise."""
+    study, player = policy_study.built(), policy_study.player(who)
+    positions = 0
+    for code in fixed_codes(6, rules, seed=7):
+        game = Game.new(code)
+        for step in range(40):
+            moves = list(game.legal_moves())
+            legal = [255 if move.pos is None else move.pos for move in moves]
+            if not legal:
+                break
+            arguments = policy_study.arguments(code, player, first=True, game=game)
+            move = study.play(*arguments)
+            others = [study.play(*hidden_shuffled(arguments, shift)) for shift in (1, 5, 17)]
+            assert move in legal and others == [move] * 3, f"{code} step {step}"
+            positions += 1
+            game.apply(moves[step % len(moves)])
+    assert positions > 100
+
+
+def test_the_unseen_cards_dealt_otherwise_change_how_games_end() -> None:
+    """The shuffle the test above uses changes the deals, and so the outcome of games: a player
+    that read a hidden card would be caught."""
+    study, ended = policy_study.built(), set()
+    for code in fixed_codes(12, Rules.EASY, seed=7):
+        arguments = policy_study.arguments(code, policy_study.player("flat:40"))
+        shuffled = hidden_shuffled(arguments, 5)
+        assert shuffled[:2] != arguments[:2]
+        assert sorted(shuffled[0] + shuffled[1]) == sorted(arguments[0] + arguments[1])
+        ended.add((study.play(*arguments), study.play(*shuffled)))
+    assert (0, 1) in ended or (1, 0) in ended
+
+
+@pytest.mark.parametrize(
+    "text", ["random", "flat", "flat:0", "flat:x", "nested:5", "ismcts:100", "greedy:3"]
+)
+def test_a_malformed_player_is_refused_with_its_reason(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        policy_study.main(["--deals", "1", "--players", text])
+    assert exit_.value.code == 2
+    assert text.split(":")[0] in capsys.readouterr().err
+
+
+def test_a_short_run_prints_every_player_and_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    assert policy_study.main(["--rules", "classic", "--deals", "3", "--players", *PLAYERS]) == 0
+    printed = capsys.readouterr().out
+    assert "Classic, 3 random deals (seed 4)" in printed
+    for who in [*PLAYERS, "perfect information"]:
+        assert f"| {who} |" in printed
