@@ -34,12 +34,16 @@ The fair hint's stated chance is its recorded share through the map shipped now,
 map is checked on the games already played (the moves do not depend on the map). With ``--fit`` it
 prints the calibration map fitted on the "played" games (the share of games won among the hints of
 each share, by knots 0.05 apart, made non-decreasing; and the logistic curve of ``fit_logistic``,
-for tables with fewer games), to be pasted into ``explain.CALIBRATION``;
+for tables and options with fewer games), to be pasted into ``explain.CALIBRATION`` (or, for
+an option, ``explain.OPTION_CALIBRATION``);
 with ``--fit-from FILE ...`` the map fitted on those files' games instead: fit it on other deals
 than the ones it is checked on (``--seed 5``, or the files of other seeds). With ``--cross`` and
 several ``--seed``, it also prints (d): every seed's hints stated through a map fitted on the other
-seeds' games only (share by share on Three Peaks, else logistic, as shipped), in one table: the
-shipped map is fitted on all the seeds, and this is how it is checked on games it never saw.
+seeds' games only (share by share on Three Peaks without options, else logistic, as shipped),
+in one table: the
+shipped map is fitted on all the seeds, and this is how it is checked on games it never saw. On
+another table than Three Peaks, or with options, it also prints the largest gap of the same games
+through the map they would take otherwise (Three Peaks' of the rules; the table's without options).
 
 Each game is one JSON line of ``--out`` (by default
 bench/out/fair_hint-RULES[-OPTIONS][-LAYOUT][-winnable]-SEED.jsonl,
@@ -320,9 +324,11 @@ def fit_logistic(pairs: list[tuple[float, bool]], steps: int = 20) -> tuple[floa
 
 def stated(player: str, hint: list[float], code: GameCode) -> float:
     """The chance a hint states: the fair hint's share through the map shipped now for the deal's
-    table (so a refitted map is checked on games already played: the moves do not depend on it),
-    the sampling hint's as it was recorded."""
-    return explain.calibrated(hint[1], code.rules, code.layout) if player == "played" else hint[0]
+    table and options (so a refitted map is checked on games already played: the moves do not
+    depend on it), the sampling hint's as it was recorded."""
+    if player != "played":
+        return hint[0]
+    return explain.calibrated(hint[1], code.rules, code.layout, code.options)
 
 
 def report(rows: dict[tuple[str, str], dict[str, Any]], players: list[str], title: str) -> None:
@@ -382,14 +388,17 @@ def share_pairs(rows: Iterable[dict[str, Any]]) -> list[tuple[float, bool]]:
     ]
 
 
-def cross_check(by_seed: dict[int, list[dict[str, Any]]], rules: Rules, layout: Layout) -> None:
+def cross_check(
+    by_seed: dict[int, list[dict[str, Any]]], rules: Rules, layout: Layout, options: str = ""
+) -> None:
     """The calibration table of every seed's fair hints each stated through a map fitted on the
-    other seeds' games only (share by share on Three Peaks, else logistic, as shipped): every game
-    is checked by a map that never saw it, and the table is of all of them together."""
+    other seeds' games only (share by share on Three Peaks without options, else logistic, as
+    shipped): every game is checked by a map that never saw it, and the table is of all of them
+    together."""
     pairs: list[tuple[float, bool, int]] = []
     for seed, checked in by_seed.items():
         others = share_pairs(row for s, rows in by_seed.items() if s != seed for row in rows)
-        knots = fit(others) if layout is THREE_PEAKS else fit_logistic(others)
+        knots = fit(others) if layout is THREE_PEAKS and not options else fit_logistic(others)
         first = len({n for _, _, n in pairs})
         pairs += [
             (explain.on_knots(knots, h[1]), row["won"], first + n)
@@ -401,14 +410,23 @@ def cross_check(by_seed: dict[int, list[dict[str, Any]]], rules: Rules, layout: 
         f"\n(d) Cross-check, seeds {seeds}: each seed's hints through a map fitted on the others':"
     )
     print("\n".join(calibration(pairs)))
-    if layout is not THREE_PEAKS:
-        through = [
-            (explain.calibrated(h[1], rules, THREE_PEAKS), row["won"], n)
-            for n, row in enumerate(row for rows in by_seed.values() for row in rows)
-            for h in row["hints"]
-        ]
-        print("    The same games through Three Peaks' map of the rules (fitted on other games):")
-        print("    " + calibration(through)[-1])
+
+
+def other_map(rows: list[dict[str, Any]], rules: Rules, layout: Layout, options: str) -> None:
+    """On another table than Three Peaks or with options, the largest gap of the fair hint's
+    ``rows`` stated through the map they would take without them (Three Peaks' of the rules, or the
+    table's without options): what the map shipped for them is set against."""
+    if layout is THREE_PEAKS and not options:
+        return
+    other = layout if options else THREE_PEAKS
+    through = [
+        (explain.calibrated(h[1], rules, other), row["won"], n)
+        for n, row in enumerate(rows)
+        for h in row["hints"]
+    ]
+    name = "the table's map without options" if options else "Three Peaks' map of the rules"
+    print(f"\n    The same games through {name} (fitted on other games):")
+    print("    " + calibration(through)[-1])
 
 
 def fitting_rows(paths: list[Path], samples: int) -> list[dict[str, Any]]:
@@ -494,12 +512,16 @@ def main(argv: list[str] | None = None) -> int:
         f" (seed{'s' if len(args.seed) > 1 else ''} {seeds}), {args.samples} samples",
     )
     if args.cross:
-        cross_check(by_seed, rules, layout)
+        cross_check(by_seed, rules, layout, args.options.upper())
+    other_map(
+        [row for rows in by_seed.values() for row in rows], rules, layout, args.options.upper()
+    )
     if args.fit or args.fit_from:
         fitted = rows.values() if not args.fit_from else fitting_rows(args.fit_from, args.samples)
         pairs = share_pairs(fitted)
         where = "these games" if not args.fit_from else ", ".join(map(str, args.fit_from))
-        key = f'(Rules.{rules.name}, "{layout.id}")'
+        played = args.options.upper().replace("T", "")
+        key = f'(Rules.{rules.name}, "{played or layout.id}")'
         print(f"\nThe calibration maps fitted on {len(pairs)} played hints of {where}:")
         print(f"    share by share (isotonic): {key}: {fit(pairs)},")
         print(f"    logistic: {key}: {fit_logistic(pairs)},")

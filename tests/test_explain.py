@@ -307,7 +307,7 @@ def test_a_played_hint_counts_the_plays_the_engine_strategy_wins(
     best = max(wins[i] for i in worth)
     assert hint.move == hint.moves[next(i for i in worth if wins[i] == best)]
     assert hint.share == best / 12 and hint.plays == 12
-    assert hint.chance == explain.calibrated(hint.share, rules, THREE_PEAKS)
+    assert hint.chance == explain.calibrated(hint.share, rules, THREE_PEAKS, options)
     # without the screen, the move most won of all
     alone = explain.played_hint(game, samples=12, seed=11, solved=0)
     assert alone.move == hint.moves[wins.index(max(wins))] and alone.wins == hint.wins
@@ -349,6 +349,33 @@ def test_a_played_hint_states_its_share_through_its_own_table_s_map() -> None:
     )
     assert 0 < hint.share < 1
     assert hint.chance != explain.calibrated(hint.share, Rules.CLASSIC, THREE_PEAKS)
+
+
+def test_open_peaks_and_the_joker_state_their_share_through_their_own_map() -> None:
+    """On Three Peaks a variant with open peaks or the joker takes that option's map (open peaks'
+    when both); the empty discard and traditional scoring keep Three Peaks' map; on another
+    table the options take the table's map."""
+    expected = {"": "", "T": "", "D": "", "DT": "", "J": "J", "DJT": "J", "O": "O", "JO": "O"}
+    for rules in Rules:
+        for options, mapped in expected.items():
+            knots = (
+                explain.OPTION_CALIBRATION[rules, mapped]
+                if mapped
+                else explain.CALIBRATION[rules, "three_peaks"]
+            )
+            for share in (0.0, 0.13, 0.5, 0.77, 1.0):
+                stated = explain.calibrated(share, rules, THREE_PEAKS, options)
+                assert stated == explain.on_knots(knots, share), (rules, options, share)
+                on_theatre = explain.calibrated(share, rules, BY_ID["theatre"], options)
+                assert on_theatre == explain.calibrated(share, rules, BY_ID["theatre"])
+        for knots in (explain.OPTION_CALIBRATION[rules, letter] for letter in explain.OWN_MAPS):
+            assert len(knots) == 21 and all(0 <= a <= b <= 1 for a, b in itertools.pairwise(knots))
+            # the followers beat the plays by more with these options than without
+            assert explain.on_knots(knots, 0.3) > explain.calibrated(0.3, rules, THREE_PEAKS)
+    game = Game.new(GameCode(Variant(Rules.EASY).with_options("JO"), "LKJHGFD"))
+    hint = explain.played_hint(game, samples=40, seed=3)
+    assert 0 < hint.share < 1
+    assert hint.chance == explain.on_knots(explain.OPTION_CALIBRATION[Rules.EASY, "O"], hint.share)
 
 
 @settings(max_examples=40, deadline=None)
