@@ -53,7 +53,6 @@ typedef struct {
 } Position;
 
 typedef struct {
-    int cards;
     uint64_t covered_by[MAX_CARDS], covers[MAX_CARDS];
     uint8_t fits[14][14];
 } Table;
@@ -349,7 +348,6 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
         goto done;
     }
-    table.cards = cards;
     memcpy(d->rank, ranks.buf, (size_t)cards);
     memcpy(d->stock, stock.buf, (size_t)stock.len);
     d->size = (int)stock.len;
