@@ -23,6 +23,12 @@
  *     node's children told apart by the move and what it showed (the drawn rank, the ranks
  *     turned face up), adds one node and plays the greedy strategy to the end. The move tried
  *     most at the root.
+ *   4 endgame (a = unseen cards, b = samples): the flat player of `b` samples until at most `a`
+ *     cards are unseen (face down, or in the stock), then the best play there is for a player
+ *     who sees only the face-up cards: exact expectimax over what the player sees (below), whose
+ *     chance outcomes are the ranks of the unseen cards (the next card drawn, or turned face up,
+ *     is any unseen one, each alike: which unseen card lies where is all the player does not
+ *     know). Past the table it allows (MEMO), it plays as the flat player for that move.
  *
  * Plain C99; the rng is SplitMix64 seeded by the caller.
  */
@@ -39,7 +45,7 @@
 #define NO_MOVE -1
 #define MAX_MOVES 24
 #define MAX_DEPTH 200
-#define INNER 4 /* the nested player's inner flat player, which draws only when no card fits */
+#define INNER 9 /* the nested player's inner flat player, which draws only when no card fits */
 
 typedef struct {
     uint8_t rank[MAX_CARDS];
@@ -317,6 +323,206 @@ static int ismcts(const Deal *d, Position root, int iterations, double c) {
     return nodes[0].move[best];
 }
 
+/* The endgame player: exact expectimax over the information states, memoised. An information
+ * state is what a player sees: the cards on the table (present), the ranks of the face-up ones,
+ * the discard's top, the cards drawn and how many of each rank are unseen. Its value is the chance
+ * that best play from there wins; it depends on nothing else. The deal handed to it carries the
+ * ranks of the face-up cards only (the hidden ones are set to HIDDEN, so any read of them would
+ * show). */
+#define HIDDEN 15
+#define MEMO_BITS 22
+#define MEMO_PROBES 64
+#define MEMO_NODES 4000000L /* information states a decision may expand before it gives up */
+
+typedef struct {
+    uint64_t present, ranks, rest;
+    double value;
+} Entry;
+
+typedef struct {
+    uint8_t count[14]; /* by rank: 1 to 13, 0 the joker */
+    int total;
+} Unseen;
+
+static Entry *memo;
+static long endgame_gave_up;
+static long expanded;
+static int given_up;
+
+static int memo_key(const Deal *d, Position s, const Unseen *u, Entry *key) {
+    uint64_t ranks = 0, rest = UINT64_C(1) << 63;
+    int n = 0;
+    for (uint64_t f = s.free; f; f &= f - 1) {
+        if (++n > 16)
+            return 0;
+        ranks = ranks << 4 | d->rank[lowest(f)];
+    }
+    rest |= (uint64_t)s.top << 48 | (uint64_t)s.drawn << 42;
+    for (int r = 0; r < 14; r++)
+        rest |= (uint64_t)u->count[r] << (3 * r);
+    key->present = s.present;
+    key->ranks = ranks;
+    key->rest = rest;
+    return 1;
+}
+
+static Entry *memo_slot(const Entry *key) {
+    uint64_t h = key->present * UINT64_C(0x9E3779B97F4A7C15) ^ key->ranks * UINT64_C(0xC2B2AE3D27D4EB4F) ^
+                 key->rest * UINT64_C(0x165667B19E3779F9);
+    h ^= h >> 29;
+    for (int probe = 0; probe < MEMO_PROBES; probe++) {
+        Entry *e = &memo[(h + (uint64_t)probe) & ((UINT64_C(1) << MEMO_BITS) - 1)];
+        if (!e->rest || (e->present == key->present && e->ranks == key->ranks && e->rest == key->rest))
+            return e;
+    }
+    return NULL;
+}
+
+static double expect(Deal *d, Position s, Unseen *u);
+
+/* The value after cards `turned` were turned face up: each takes each unseen rank, as likely as
+ * there are cards of it unseen. */
+static double reveal(Deal *d, Position s, Unseen *u, uint64_t turned) {
+    if (!turned)
+        return expect(d, s, u);
+    int at = lowest(turned);
+    double sum = 0.0;
+    for (int r = 0; r < 14 && !given_up; r++) {
+        if (!u->count[r])
+            continue;
+        double p = (double)u->count[r] / u->total;
+        u->count[r]--;
+        u->total--;
+        d->rank[at] = (uint8_t)r;
+        sum += p * reveal(d, s, u, turned & (turned - 1));
+        d->rank[at] = HIDDEN;
+        u->count[r]++;
+        u->total++;
+    }
+    return sum;
+}
+
+/* The value of one move from s (its chance outcomes weighed). */
+static double move_value(Deal *d, Position s, Unseen *u, int move) {
+    if (move == DRAW) {
+        double sum = 0.0;
+        for (int r = 0; r < 14 && !given_up; r++) {
+            if (!u->count[r])
+                continue;
+            double p = (double)u->count[r] / u->total;
+            Position t = s;
+            t.top = r;
+            t.drawn++;
+            u->count[r]--;
+            u->total--;
+            sum += p * expect(d, t, u);
+            u->count[r]++;
+            u->total++;
+        }
+        return sum;
+    }
+    Position t = s;
+    t.present &= ~(UINT64_C(1) << move);
+    t.free &= ~(UINT64_C(1) << move);
+    for (uint64_t c = table.covers[move]; c; c &= c - 1)
+        if (!(t.present & table.covered_by[lowest(c)]))
+            t.free |= UINT64_C(1) << lowest(c);
+    t.top = d->rank[move];
+    return reveal(d, t, u, t.free & ~s.free);
+}
+
+static double expect(Deal *d, Position s, Unseen *u) {
+    if (!s.present)
+        return 1.0;
+    Entry key, *slot = NULL;
+    if (memo_key(d, s, u, &key)) {
+        slot = memo_slot(&key);
+        if (slot && slot->rest)
+            return slot->value;
+    }
+    if (++expanded > MEMO_NODES || !slot) {
+        given_up = 1;
+        return 0.0;
+    }
+    int moves[MAX_MOVES];
+    int n = moves_of(d, s, 1, moves);
+    double best = 0.0;
+    for (int i = 0; i < n && best < 1.0 && !given_up; i++) {
+        double v = move_value(d, s, u, moves[i]);
+        if (v > best)
+            best = v;
+    }
+    if (given_up)
+        return 0.0;
+    *slot = key;
+    slot->value = best;
+    return best;
+}
+
+/* What the player sees of d at s: `seen` with the hidden ranks HIDDEN, `u` the unseen ranks. */
+static void seen_of(const Deal *d, Position s, Deal *seen, Unseen *u) {
+    *seen = *d;
+    memset(u, 0, sizeof *u);
+    for (uint64_t f = s.present & ~s.free; f; f &= f - 1) {
+        u->count[d->rank[lowest(f)]]++;
+        seen->rank[lowest(f)] = HIDDEN;
+    }
+    for (int i = s.drawn; i < d->size; i++)
+        u->count[d->stock[i]]++;
+    u->total = __builtin_popcountll(s.present & ~s.free) + d->size - s.drawn;
+}
+
+/* The endgame player's move at s: the move of the highest value (ties to the greedy strategy's
+ * liking), or NO_MOVE with given_up set when the table overflowed. */
+static int endgame(const Deal *d, Position s) {
+    Deal seen;
+    Unseen u;
+    seen_of(d, s, &seen, &u);
+    int moves[MAX_MOVES];
+    int n = moves_of(&seen, s, 1, moves);
+    if (n <= 1)
+        return n ? moves[0] : NO_MOVE;
+    expanded = 0;
+    given_up = 0;
+    int best = 0;
+    double top = -1.0;
+    for (int i = 0; i < n; i++) {
+        double v = move_value(&seen, s, &u, moves[i]) + 1e-9 * liking(&seen, s, moves[i]);
+        if (given_up) {
+            memset(memo, 0, sizeof(Entry) << MEMO_BITS); /* full, or a decision too large */
+            return NO_MOVE;
+        }
+        if (v > top) {
+            top = v;
+            best = i;
+        }
+    }
+    return moves[best];
+}
+
+/* The table, allocated once; emptied when the rules, the layout or the stock's size change (the
+ * values it holds are for one of each). */
+static int ensure_memo(const Deal *d) {
+    static uint64_t owner;
+    uint64_t h = UINT64_C(1469598103934665603) ^ (uint64_t)d->size;
+    const uint8_t *facts = (const uint8_t *)&table;
+    for (size_t i = 0; i < sizeof table; i++)
+        h = (h ^ facts[i]) * UINT64_C(1099511628211);
+    if (!memo) {
+        if (!(memo = calloc((size_t)1 << MEMO_BITS, sizeof(Entry))))
+            return 0;
+        owner = h;
+    } else if (h != owner) {
+        memset(memo, 0, sizeof(Entry) << MEMO_BITS);
+        owner = h;
+    }
+    return 1;
+}
+
+static int unseen_count(const Deal *d, Position s) {
+    return __builtin_popcountll(s.present & ~s.free) + d->size - s.drawn;
+}
+
 static int decide(const Deal *d, Position s, Player p) {
     Player greedy_player = {0, 0, 0, 0.0}, inner = {INNER, p.b, 0, 0.0};
     switch (p.kind) {
@@ -326,6 +532,15 @@ static int decide(const Deal *d, Position s, Player p) {
         return flat(d, s, p.a, inner, 1);
     case 3:
         return ismcts(d, s, p.a, p.c);
+    case 4:
+        if (unseen_count(d, s) <= p.a) {
+            int move = endgame(d, s);
+            if (!given_up)
+                return move;
+            given_up = 0;
+            endgame_gave_up++;
+        }
+        return flat(d, s, p.b, greedy_player, 1);
     case INNER:
         return flat(d, s, p.a, greedy_player, 0);
     default:
@@ -343,8 +558,8 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
     int cards = (int)ranks.len;
     if (cards < 1 || cards > MAX_CARDS || stock.len > MAX_STOCK || fits.len != 14 * 14 ||
         covered_by.len != 8 * cards || covers.len != 8 * cards || drawn < 0 ||
-        drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 3 ||
-        (p->kind && p->a < 1) || (p->kind == 2 && p->b < 1) || (cards < 64 && present >> cards)) {
+        drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 4 ||
+        (p->kind && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) || (cards < 64 && present >> cards)) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
         goto done;
     }
@@ -394,18 +609,56 @@ static PyObject *play(PyObject *self, PyObject *args) {
             return PyErr_NoMemory();
         }
     }
+    if (p.kind == 4 && !ensure_memo(&d))
+        return PyErr_NoMemory();
     rng = seed;
     if (first)
         return PyLong_FromLong(decide(&d, s, p));
     return PyLong_FromLong(play_out(&d, s, p));
 }
 
+static PyObject *value(PyObject *self, PyObject *args) {
+    Deal d, seen;
+    Position s;
+    Player p;
+    Unseen u;
+    uint64_t seed;
+    int first;
+    (void)self;
+    if (!read_deal(args, &d, &s, &p, &seed, &first))
+        return NULL;
+    if (!ensure_memo(&d))
+        return PyErr_NoMemory();
+    seen_of(&d, s, &seen, &u);
+    expanded = 0;
+    given_up = 0;
+    double v = expect(&seen, s, &u);
+    if (given_up) {
+        given_up = 0;
+        Py_RETURN_NONE;
+    }
+    return PyFloat_FromDouble(v);
+}
+
+static PyObject *gave_up(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(endgame_gave_up);
+}
+
 static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS,
      "play(ranks, stock, fits, covered_by, covers, present, drawn, top, kind, a, b, c, seed, "
-     "first) -> int: 1 when the player (kind 0 greedy, 1 flat, 2 nested, 3 ismcts; a, b, c its "
-     "numbers) wins the deal from the position, else 0; with first, the move it makes there "
+     "first) -> int: 1 when the player (kind 0 greedy, 1 flat, 2 nested, 3 ismcts, 4 endgame; a, "
+     "b, c its numbers) wins the deal from the position, else 0; with first, the move it makes there "
      "instead (a position, 255 the draw, -1 none)."},
+    {"value", value, METH_VARARGS,
+     "value(the arguments of play) -> float | None: the chance that the best play there is for a "
+     "player who sees only the face-up cards wins from the position (the endgame player's "
+     "expectimax); None when past its table."},
+    {"gave_up", gave_up, METH_NOARGS,
+     "gave_up() -> int: the endgame player's decisions so far, in this process, that were past its "
+     "table and played as the flat player's."},
     {NULL, NULL, 0, NULL},
 };
 

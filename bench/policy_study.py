@@ -14,7 +14,12 @@ hidden cards it deals the unseen ones at random (policy_study.c says how each pl
   strategy; the move that wins most. The fair hint served is this with 1,000 samples, its moves
   screened by exact solves;
 - ``nested:K,J``: as flat, followed by the flat player of J samples instead of the greedy one;
-- ``ismcts:N,C``: information-set Monte Carlo tree search, N iterations, exploration C.
+- ``ismcts:N,C``: information-set Monte Carlo tree search, N iterations, exploration C;
+- ``endgame:U,K``: the flat player of K samples until at most U cards are unseen, then the best
+  play there is for a player who sees only the face-up cards (exact expectimax over what the player
+  sees); the decisions too large for its table (none, or their count printed) are the flat
+  player's. Set beside ``flat:K`` on the same deals, it measures what the flat player loses once
+  that few cards are unseen (both make the same moves before).
 
 Prints, figures only (nothing here asserts), per player: the share of the deals won and its 95%
 Wilson interval, the share of the winnable ones won, and the CPU time of a game (median, p99),
@@ -53,7 +58,7 @@ from tripeaks.solver import search as solver
 from tripeaks.solver.compiled import strategy_tables
 
 SOURCE = Path(__file__).resolve().parent / "policy_study.c"
-KINDS = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 3}
+KINDS = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 3, "endgame": 4}
 """Each player's number in policy_study.c."""
 
 
@@ -76,21 +81,21 @@ def built() -> ModuleType:
 
 def player(text: str) -> tuple[int, int, int, float]:
     """A ``--players`` entry as policy_study.c's (kind, a, b, c): ``greedy``, ``flat:K``,
-    ``nested:K,J`` or ``ismcts:N,C``."""
+    ``nested:K,J``, ``ismcts:N,C`` or ``endgame:U,K``."""
     name, _, numbers = text.partition(":")
     if name not in KINDS:
         raise argparse.ArgumentTypeError(f"unknown player {name!r}: one of {', '.join(KINDS)}")
     parts = numbers.split(",") if numbers else []
-    wanted = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 2}[name]
+    wanted = {"greedy": 0, "flat": 1, "nested": 2, "ismcts": 2, "endgame": 2}[name]
     if len(parts) != wanted:
         raise argparse.ArgumentTypeError(f"{text!r}: {name} takes {wanted} number(s)")
     try:
         a = int(parts[0]) if parts else 0
-        b = int(parts[1]) if name == "nested" else 0
+        b = int(parts[1]) if name in ("nested", "endgame") else 0
         c = float(parts[1]) if name == "ismcts" else 0.0
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
-    if (name != "greedy" and a < 1) or (name == "nested" and b < 1) or c < 0:
+    if (name != "greedy" and a < 1) or (name in ("nested", "endgame") and b < 1) or c < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: the numbers must be positive")
     return KINDS[name], a, b, c
 
@@ -115,11 +120,11 @@ def arguments(
     )
 
 
-def _play(job: tuple[str, tuple[int, int, int, float]]) -> tuple[str, bool, float]:
-    code = GameCode.parse(job[0])
-    cpu = time.process_time()
-    won = bool(built().play(*arguments(code, job[1])))
-    return job[0], won, time.process_time() - cpu
+def _play(job: tuple[str, tuple[int, int, int, float]]) -> tuple[str, bool, float, int]:
+    code, module = GameCode.parse(job[0]), built()
+    cpu, gave_up = time.process_time(), module.gave_up()
+    won = bool(module.play(*arguments(code, job[1])))
+    return job[0], won, time.process_time() - cpu, module.gave_up() - gave_up
 
 
 def served(rules: str, seed: int) -> dict[str, bool]:
@@ -176,9 +181,14 @@ def main(argv: list[str] | None = None) -> int:
             f" {100 * of_winnable:.1f}% | {took} | {versus} |"
         )
 
+    gave_up = []
     for k, name in enumerate(players):
         mine = results[k * n : (k + 1) * n]
-        row(name, {code: won for code, won, _ in mine}, [1e3 * cpu for _, _, cpu in mine])
+        row(name, {code: won for code, won, *_ in mine}, [1e3 * cpu for _, _, cpu, _ in mine])
+        if any(given for *_, given in mine):
+            gave_up.append(f"{name}: {sum(given for *_, given in mine)} decisions past its table")
+    if gave_up:
+        print("(played as the flat player's: " + "; ".join(gave_up) + ")")
     if hint:
         row("fair hint served (bench/fair_hint.py)", hint, None)
     else:

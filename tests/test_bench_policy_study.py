@@ -3,7 +3,10 @@ sees only, and a short run prints every player's row. No figure is asserted."""
 
 from __future__ import annotations
 
+import random
+import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,18 +18,33 @@ from reference import fixed_codes
 from tripeaks.engine.game import Game
 from tripeaks.engine.rules import Rules
 
-PLAYERS = ["greedy", "flat:40", "nested:6,4", "ismcts:400,0.7"]
+PLAYERS = ["greedy", "flat:40", "nested:6,4", "ismcts:400,0.7", "endgame:10,40"]
 
 
 def hidden_shuffled(arguments: tuple, shift: int) -> tuple:
     """The same position with the unseen cards (face down, or still in the stock) dealt otherwise:
     the same multiset, rotated by ``shift`` over their places."""
+    return hidden_dealt(arguments, lambda unseen: unseen[shift:] + unseen[:shift])
+
+
+def unseen_count(arguments: tuple) -> int:
+    """How many cards are unseen (face down, or still in the stock) at the position."""
+    ranks, stock, _, covered_by, _, present, drawn, *_ = arguments
+    masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(len(ranks))]
+    return (
+        sum(bool(present >> p & 1 and present & masks[p]) for p in range(len(ranks)))
+        + len(stock)
+        - drawn
+    )
+
+
+def hidden_dealt(arguments: tuple, order: Callable[[list[int]], list[int]]) -> tuple:
+    """The same position with its unseen cards put back in their places in ``order``."""
     ranks, stock, fits, covered_by, covers, present, drawn, *rest = arguments
     code_cards = len(ranks)
     masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(code_cards)]
     hidden = [p for p in range(code_cards) if present >> p & 1 and present & masks[p]]
-    unseen = [ranks[p] for p in hidden] + list(stock[drawn:])
-    unseen = unseen[shift:] + unseen[:shift]
+    unseen = order([ranks[p] for p in hidden] + list(stock[drawn:]))
     ranks = bytearray(ranks)
     for p, rank in zip(hidden, unseen, strict=False):
         ranks[p] = rank
@@ -70,8 +88,49 @@ def test_the_unseen_cards_dealt_otherwise_change_how_games_end() -> None:
     assert (0, 1) in ended or (1, 0) in ended
 
 
+@pytest.mark.parametrize("rules", [Rules.EASY, Rules.CLASSIC])
+def test_the_endgame_value_is_the_chance_its_player_wins_and_no_player_beats_it(
+    rules: Rules,
+) -> None:
+    """The endgame player's expectimax value of a position with few unseen cards is the share its
+    player wins of the deals that look alike there (the unseen cards dealt at random), and the flat
+    player wins no more; the value reads no hidden card."""
+    study = policy_study.built()
+    best, flat = policy_study.player("endgame:9,40"), policy_study.player("flat:40")
+    rng, checked = random.Random(40), 0
+    for code in fixed_codes(16, rules, seed=11):
+        game = Game.new(code)
+        while (
+            game.legal_moves() and unseen_count(policy_study.arguments(code, best, game=game)) > 9
+        ):
+            move = study.play(
+                *policy_study.arguments(code, policy_study.player("greedy"), True, game)
+            )
+            game.apply(
+                next(
+                    m
+                    for m in game.legal_moves()
+                    if (m.pos is None and move == 255) or m.pos == move
+                )
+            )
+        arguments = policy_study.arguments(code, best, game=game)
+        value = study.value(*arguments)
+        if not game.legal_moves() or value is None or not 0.05 < value < 0.95:
+            continue
+        assert study.value(*hidden_shuffled(arguments, 3)) == value
+        deals = [hidden_dealt(arguments, lambda u: rng.sample(u, len(u))) for _ in range(400)]
+        won = [study.play(*dealt) for dealt in deals]
+        flat_won = [study.play(*dealt[:8], *flat, *dealt[12:]) for dealt in deals]
+        error = 4 * (value * (1 - value) / len(deals)) ** 0.5
+        assert abs(statistics.mean(won) - value) < error, (code, value)
+        assert statistics.mean(flat_won) < value + error, (code, value)
+        checked += 1
+    assert checked >= 2
+
+
 @pytest.mark.parametrize(
-    "text", ["random", "flat", "flat:0", "flat:x", "nested:5", "ismcts:100", "greedy:3"]
+    "text",
+    ["random", "flat", "flat:0", "flat:x", "nested:5", "ismcts:100", "greedy:3", "endgame:9"],
 )
 def test_a_malformed_player_is_refused_with_its_reason(
     text: str, capsys: pytest.CaptureFixture[str]
