@@ -351,58 +351,90 @@ non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map 
 its knots lie on the logistic curve of the share's logit that best fits those games (two numbers).
 It is kept where, fitted on one seed's games and checked on the other's, it came nearer the
 chances won than Three Peaks' map; Diamonds under Easy, Up and Down and Bridge under Classic did
-not, and take Three Peaks' map of their rules. On Three Peaks the joker and open peaks have maps of
-their own (:data:`OPTION_CALIBRATION`); the other variants use their table's map."""
+not, and take Three Peaks' map of their rules. On Three Peaks the options have maps of their own
+(:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
-    # the joker, logistic: bench/fair_hint.py --rules R --options J --players played
-    # --seed 4 5 6 --games 300 --cross --fit
-    (Rules.EASY, "J"): (  # 900 games
-        0.001, 0.104, 0.19, 0.267, 0.337, 0.401, 0.459, 0.513, 0.564, 0.611, 0.655,
-        0.697, 0.736, 0.774, 0.809, 0.843, 0.876, 0.908, 0.939, 0.969, 1.0,
+    # bench/fair_hint.py --rules R --options X --players played --seed 4 5 6 7 --games 300
+    # --cross --fit (the empty discard seeds 4 and 5, the joker under Classic 4 to 6)
+    (Rules.EASY, "J"): (  # 1,200 games, logistic
+        0.001, 0.097, 0.183, 0.261, 0.332, 0.398, 0.458, 0.514, 0.566, 0.615, 0.66,
+        0.703, 0.743, 0.781, 0.817, 0.851, 0.883, 0.914, 0.944, 0.972, 1.0,
     ),
-    (Rules.CLASSIC, "J"): (  # 900 games
-        0.002, 0.109, 0.195, 0.27, 0.337, 0.398, 0.453, 0.505, 0.554, 0.599, 0.642,
-        0.683, 0.722, 0.759, 0.795, 0.83, 0.864, 0.897, 0.93, 0.963, 0.999,
-    ),
-    # open peaks: --options O --seed 4 5 6 7 (Easy logistic, Classic share by share)
-    (Rules.EASY, "O"): (  # 1,200 games
+    (Rules.EASY, "O"): (  # 1,200 games, logistic
         0.003, 0.18, 0.302, 0.397, 0.474, 0.539, 0.595, 0.644, 0.687, 0.725, 0.76,
         0.791, 0.82, 0.847, 0.872, 0.895, 0.917, 0.938, 0.959, 0.978, 1.0,
     ),
-    (Rules.CLASSIC, "O"): (  # 1,200 games
+    (Rules.EASY, "DJ"): (  # 1,200 games, logistic
+        0.0, 0.068, 0.14, 0.212, 0.281, 0.348, 0.412, 0.473, 0.53, 0.585, 0.636,
+        0.685, 0.73, 0.773, 0.814, 0.851, 0.886, 0.919, 0.949, 0.977, 1.0,
+    ),
+    (Rules.EASY, "DO"): (  # 1,200 games, logistic
+        0.003, 0.178, 0.297, 0.39, 0.466, 0.531, 0.586, 0.635, 0.678, 0.717, 0.752,
+        0.784, 0.813, 0.841, 0.866, 0.89, 0.913, 0.935, 0.956, 0.977, 1.0,
+    ),
+    (Rules.EASY, "JO"): (  # 1,200 games, share by share
+        0.022, 0.195, 0.288, 0.315, 0.413, 0.454, 0.563, 0.6, 0.705, 0.733, 0.738,
+        0.778, 0.813, 0.844, 0.9, 0.911, 0.94, 0.957, 0.971, 0.988, 1.0,
+    ),
+    (Rules.CLASSIC, "D"): (  # 600 games, logistic
+        0.002, 0.105, 0.185, 0.253, 0.315, 0.372, 0.425, 0.474, 0.521, 0.566, 0.608,
+        0.649, 0.689, 0.728, 0.765, 0.803, 0.839, 0.876, 0.914, 0.953, 0.999,
+    ),
+    (Rules.CLASSIC, "J"): (  # 900 games, share by share
+        0.003, 0.082, 0.166, 0.278, 0.337, 0.416, 0.489, 0.522, 0.548, 0.603, 0.631,
+        0.684, 0.714, 0.746, 0.769, 0.816, 0.851, 0.903, 0.918, 0.922, 0.998,
+    ),
+    (Rules.CLASSIC, "O"): (  # 1,200 games, share by share
         0.024, 0.25, 0.307, 0.388, 0.469, 0.487, 0.564, 0.611, 0.665, 0.687, 0.719,
         0.786, 0.821, 0.821, 0.848, 0.883, 0.883, 0.91, 0.91, 0.963, 1.0,
     ),
+    (Rules.CLASSIC, "DJ"): (  # 1,200 games, share by share
+        0.002, 0.048, 0.172, 0.254, 0.335, 0.413, 0.497, 0.557, 0.601, 0.662, 0.697,
+        0.721, 0.76, 0.793, 0.829, 0.846, 0.875, 0.885, 0.922, 0.953, 1.0,
+    ),
+    (Rules.CLASSIC, "DO"): (  # 1,200 games, logistic
+        0.006, 0.213, 0.331, 0.417, 0.486, 0.544, 0.593, 0.636, 0.675, 0.71, 0.742,
+        0.772, 0.799, 0.825, 0.85, 0.874, 0.897, 0.92, 0.944, 0.968, 0.999,
+    ),
+    (Rules.CLASSIC, "JO"): (  # 1,200 games, share by share
+        0.018, 0.253, 0.345, 0.456, 0.55, 0.569, 0.637, 0.713, 0.724, 0.749, 0.749,
+        0.844, 0.865, 0.865, 0.887, 0.916, 0.938, 0.959, 0.961, 0.988, 1.0,
+    ),
+    (Rules.CLASSIC, "DJO"): (  # 1,200 games, share by share
+        0.016, 0.26, 0.372, 0.386, 0.509, 0.575, 0.604, 0.653, 0.716, 0.76, 0.762,
+        0.801, 0.83, 0.835, 0.866, 0.908, 0.924, 0.942, 0.954, 0.964, 1.0,
+    ),
 }  # fmt: skip
-"""On Three Peaks, by rules and option letter: the map a hint's share goes through instead of Three
-Peaks' own when the variant has that option (OWN_MAPS). With the joker or open peaks the
-followers beat the strategy's plays by more than without (Three Peaks' map understated by 7 to 22
-points on their games), so each has its own map: the joker's logistic, fitted on 900 games (seeds
-4 to 6) as the other tables' maps are; open peaks' on 1,200 (seeds 4 to 7), logistic under Easy
-and share by share under Classic, where only that cross-checked within 5 points (4.8, against 7.3
-for the logistic curve). The empty discard's games were stated within 4 points by Three Peaks' map,
-which it keeps, as does traditional scoring, which changes no move. A variant with both open
-peaks and the joker takes open peaks' map, whose followers gain most; 200 games of each combination
-are too few to choose otherwise (docs/solver.md). On the other tables the options take the table's
-map: not measured (docs/solver.md "The fair hint's honesty")."""
+"""On Three Peaks, by rules and the variant's options that change a move (traditional scoring left
+out; in the order DJO): the map a hint's share goes through instead of Three Peaks' own. With the
+joker or open peaks the followers beat the strategy's plays by more than without (Three Peaks' map
+understated by up to 27 points on their games). Each option and each combination was played 600 to
+1,200 games a rules and given the map that stated its games nearest: Three Peaks' map, the maps of
+its options alone, or its own, logistic or share by share (each own map checked on every seed's
+games through a map fitted on the other seeds'), leaving out any map that stated more than 5 points
+above the share won in a tenth when another did not (docs/decisions.md). A variant without an entry
+takes Three Peaks' map: the empty discard under Easy (nearest), and the three options together under
+Easy, whose other maps all stated 7 to 13 points above in a tenth. On the other tables the options
+take the table's map: not measured (docs/solver.md "The fair hint's honesty")."""
 
 
-OWN_MAPS = "OJ"
-"""The options with a map of their own in OPTION_CALIBRATION, the one that moves the followers most
-first: a variant with both takes open peaks' map."""
+def option_map(rules: Rules, options: str) -> tuple[float, ...] | None:
+    """The map of Three Peaks' variant with the option letters ``options`` under ``rules`` in
+    :data:`OPTION_CALIBRATION` (traditional scoring, which changes no move, left out); None when it
+    takes Three Peaks' map."""
+    return OPTION_CALIBRATION.get((rules, options.replace("T", "")))
 
 
 def calibrated(share: float, rules: Rules, layout: Layout, options: str = "") -> float:
     """The chance stated for a played hint's ``share`` under ``rules`` on ``layout`` with the
-    variant's option letters ``options``: on Three Peaks with open peaks or the joker, through
-    that option's map in :data:`OPTION_CALIBRATION` (open peaks' when both); else through the
-    table's map in :data:`CALIBRATION`, else through Three Peaks' map of the rules."""
-    mapped = next((letter for letter in OWN_MAPS if letter in options), None)
-    if mapped and layout is THREE_PEAKS:
-        return on_knots(OPTION_CALIBRATION[rules, mapped], share)
-    knots = CALIBRATION.get((rules, layout.id)) or CALIBRATION[rules, THREE_PEAKS.id]
+    variant's option letters ``options``: on Three Peaks through the options' map
+    (:func:`option_map`) when they have one; else through the table's map in
+    :data:`CALIBRATION`, else through Three Peaks' map of the rules."""
+    knots = option_map(rules, options) if layout is THREE_PEAKS else None
+    if knots is None:
+        knots = CALIBRATION.get((rules, layout.id)) or CALIBRATION[rules, THREE_PEAKS.id]
     return on_knots(knots, share)
 
 
