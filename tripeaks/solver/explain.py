@@ -410,7 +410,7 @@ OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
 """On Three Peaks, by rules and the variant's options that change a move (traditional scoring left
 out; in the order DJO): the map a hint's share goes through instead of Three Peaks' own. With the
 joker or open peaks the followers beat the strategy's plays by more than without (Three Peaks' map
-understated by up to 27 points on their games). Each option and each combination was played 600 to
+understated by up to 26 points on their games). Each option and each combination was played 600 to
 1,200 games a rules and given the map that stated its games nearest: Three Peaks' map, the maps of
 its options alone, or its own, logistic or share by share (each own map checked on every seed's
 games through a map fitted on the other seeds'), leaving out any map that stated more than 5 points
