@@ -367,18 +367,26 @@ static int memo_key(const Deal *d, Position s, const Unseen *u, Entry *key) {
 }
 
 static Entry *memo_slot(const Entry *key) {
-    uint64_t h = key->present * UINT64_C(0x9E3779B97F4A7C15) ^ key->ranks * UINT64_C(0xC2B2AE3D27D4EB4F) ^
+    uint64_t h = key->present * UINT64_C(0x9E3779B97F4A7C15) ^
+                 key->ranks * UINT64_C(0xC2B2AE3D27D4EB4F) ^
                  key->rest * UINT64_C(0x165667B19E3779F9);
     h ^= h >> 29;
     for (int probe = 0; probe < MEMO_PROBES; probe++) {
         Entry *e = &memo[(h + (uint64_t)probe) & ((UINT64_C(1) << MEMO_BITS) - 1)];
-        if (!e->rest || (e->present == key->present && e->ranks == key->ranks && e->rest == key->rest))
+        if (!e->rest ||
+            (e->present == key->present && e->ranks == key->ranks && e->rest == key->rest))
             return e;
     }
     return NULL;
 }
 
 static double expect(Deal *d, Position s, Unseen *u);
+
+static void forget(void) { memset(memo, 0, sizeof(Entry) << MEMO_BITS); }
+
+static int unseen_count(const Deal *d, Position s) {
+    return __builtin_popcountll(s.present & ~s.free) + d->size - s.drawn;
+}
 
 /* The value after cards `turned` were turned face up: each takes each unseen rank, as likely as
  * there are cards of it unseen. */
@@ -421,13 +429,7 @@ static double move_value(Deal *d, Position s, Unseen *u, int move) {
         }
         return sum;
     }
-    Position t = s;
-    t.present &= ~(UINT64_C(1) << move);
-    t.free &= ~(UINT64_C(1) << move);
-    for (uint64_t c = table.covers[move]; c; c &= c - 1)
-        if (!(t.present & table.covered_by[lowest(c)]))
-            t.free |= UINT64_C(1) << lowest(c);
-    t.top = d->rank[move];
+    Position t = after(d, s, move); /* a face-up card: its rank is known */
     return reveal(d, t, u, t.free & ~s.free);
 }
 
@@ -469,7 +471,7 @@ static void seen_of(const Deal *d, Position s, Deal *seen, Unseen *u) {
     }
     for (int i = s.drawn; i < d->size; i++)
         u->count[d->stock[i]]++;
-    u->total = __builtin_popcountll(s.present & ~s.free) + d->size - s.drawn;
+    u->total = unseen_count(d, s);
 }
 
 /* The endgame player's move at s: the move of the highest value (ties to the greedy strategy's
@@ -489,7 +491,7 @@ static int endgame(const Deal *d, Position s) {
     for (int i = 0; i < n; i++) {
         double v = move_value(&seen, s, &u, moves[i]) + 1e-9 * liking(&seen, s, moves[i]);
         if (given_up) {
-            memset(memo, 0, sizeof(Entry) << MEMO_BITS); /* full, or a decision too large */
+            forget(); /* full, or a decision too large */
             return NO_MOVE;
         }
         if (v > top) {
@@ -513,14 +515,10 @@ static int ensure_memo(const Deal *d) {
             return 0;
         owner = h;
     } else if (h != owner) {
-        memset(memo, 0, sizeof(Entry) << MEMO_BITS);
+        forget();
         owner = h;
     }
     return 1;
-}
-
-static int unseen_count(const Deal *d, Position s) {
-    return __builtin_popcountll(s.present & ~s.free) + d->size - s.drawn;
 }
 
 static int decide(const Deal *d, Position s, Player p) {
@@ -559,7 +557,8 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
     if (cards < 1 || cards > MAX_CARDS || stock.len > MAX_STOCK || fits.len != 14 * 14 ||
         covered_by.len != 8 * cards || covers.len != 8 * cards || drawn < 0 ||
         drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 4 ||
-        (p->kind && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) || (cards < 64 && present >> cards)) {
+        (p->kind && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) ||
+        (cards < 64 && present >> cards)) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
         goto done;
     }
@@ -635,6 +634,7 @@ static PyObject *value(PyObject *self, PyObject *args) {
     double v = expect(&seen, s, &u);
     if (given_up) {
         given_up = 0;
+        forget();
         Py_RETURN_NONE;
     }
     return PyFloat_FromDouble(v);
@@ -650,8 +650,8 @@ static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS,
      "play(ranks, stock, fits, covered_by, covers, present, drawn, top, kind, a, b, c, seed, "
      "first) -> int: 1 when the player (kind 0 greedy, 1 flat, 2 nested, 3 ismcts, 4 endgame; a, "
-     "b, c its numbers) wins the deal from the position, else 0; with first, the move it makes there "
-     "instead (a position, 255 the draw, -1 none)."},
+     "b, c its numbers) wins the deal from the position, else 0; with first, the move it makes "
+     "there instead (a position, 255 the draw, -1 none)."},
     {"value", value, METH_VARARGS,
      "value(the arguments of play) -> float | None: the chance that the best play there is for a "
      "player who sees only the face-up cards wins from the position (the endgame player's "

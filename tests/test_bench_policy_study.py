@@ -27,23 +27,22 @@ def hidden_shuffled(arguments: tuple, shift: int) -> tuple:
     return hidden_dealt(arguments, lambda unseen: unseen[shift:] + unseen[:shift])
 
 
+def face_down(arguments: tuple) -> list[int]:
+    """The positions of the position's face-down cards."""
+    ranks, _, _, covered_by, _, present, *_ = arguments
+    masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(len(ranks))]
+    return [p for p in range(len(ranks)) if present >> p & 1 and present & masks[p]]
+
+
 def unseen_count(arguments: tuple) -> int:
     """How many cards are unseen (face down, or still in the stock) at the position."""
-    ranks, stock, _, covered_by, _, present, drawn, *_ = arguments
-    masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(len(ranks))]
-    return (
-        sum(bool(present >> p & 1 and present & masks[p]) for p in range(len(ranks)))
-        + len(stock)
-        - drawn
-    )
+    return len(face_down(arguments)) + len(arguments[1]) - arguments[6]
 
 
 def hidden_dealt(arguments: tuple, order: Callable[[list[int]], list[int]]) -> tuple:
     """The same position with its unseen cards put back in their places in ``order``."""
     ranks, stock, fits, covered_by, covers, present, drawn, *rest = arguments
-    code_cards = len(ranks)
-    masks = [int.from_bytes(covered_by[8 * p : 8 * p + 8], "little") for p in range(code_cards)]
-    hidden = [p for p in range(code_cards) if present >> p & 1 and present & masks[p]]
+    hidden = face_down(arguments)
     unseen = order([ranks[p] for p in hidden] + list(stock[drawn:]))
     ranks = bytearray(ranks)
     for p, rank in zip(hidden, unseen, strict=False):
@@ -107,11 +106,7 @@ def test_the_endgame_value_is_the_chance_its_player_wins_and_no_player_beats_it(
                 *policy_study.arguments(code, policy_study.player("greedy"), True, game)
             )
             game.apply(
-                next(
-                    m
-                    for m in game.legal_moves()
-                    if (m.pos is None and move == 255) or m.pos == move
-                )
+                next(m for m in game.legal_moves() if (255 if m.pos is None else m.pos) == move)
             )
         arguments = policy_study.arguments(code, best, game=game)
         value = study.value(*arguments)
