@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Page, Request, Route, expect
 from tripeaks_page import (
     EXAMPLE_CODE,
     WIN_CODE,
@@ -250,6 +251,36 @@ def test_a_lost_game_says_where_and_shows_the_win_from_there(new_page, artifacts
     shown = page.locator("#tableau .card:not([hidden])").count()
     assert shown == sum(1 for slot in stored["tableau"] if slot["slot"] != "removed")
     assert sent == [], sent
+
+
+def test_an_ended_game_opened_before_its_verdict_does_not_say_the_verdict_late(new_page):
+    """A game opened already over is old news, said by nothing, even when the solver's verdict comes
+    only after the page opened (a busy server): then the verdict shows in the notice but is not said
+    over whatever the player does next, such as a replay's steps."""
+    page = new_page(code=LOST_CODE)
+    play_by_api(page, lost_line(LOST_CODE))
+    game_id = page.evaluate("localStorage.getItem('tripeaks.game')")
+    first = []
+
+    def before_the_verdict(route: Route) -> None:
+        reply = route.fetch()
+        game = reply.json()
+        if not first:  # the read of the reload: the solver has not answered yet (or as if not)
+            first.append(game["result"])
+            game["result"] = None
+        route.fulfill(response=reply, json=game)
+
+    page.route(lambda url: urlsplit(url).path == f"/api/games/{game_id}", before_the_verdict)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert first
+    notice = page.locator("#stuck-result")
+    expect(notice).to_have_text("")
+    # the page asks again after 2.5 s, gets the verdict and shows it
+    expect(notice).not_to_have_text("", timeout=15_000)
+    assert notice.inner_text() not in page.locator("#live").inner_text()
+    page.wait_for_timeout(300)
+    assert notice.inner_text() not in page.locator("#live").inner_text()
 
 
 def test_a_won_game_offers_a_best_win(new_page):

@@ -122,11 +122,12 @@ function turnSentences(last) {
 
 const spokenVerdicts = new Set(); // "id version": each ending's verdict is said once
 /** The solver's verdict on an ended game ("This deal could have been won…"), the first time it is known
- * for this ending; "" otherwise. A game opened already over says nothing (its ending is old news). */
+ * for this ending; "" otherwise. A game opened already over says nothing (its ending is old news), not
+ * even when its verdict comes after it opened: that ending is marked said at once. */
 function verdictSentence(game, { silent = false } = {}) {
-  if ((game.status !== "won" && game.status !== "stuck") || !game.result) return "";
+  if (game.status !== "won" && game.status !== "stuck") return "";
   const key = `${game.id} ${game.version}`;
-  if (spokenVerdicts.has(key)) return "";
+  if (spokenVerdicts.has(key) || (!silent && !game.result)) return "";
   spokenVerdicts.add(key);
   return silent ? "" : resultLine(game);
 }
