@@ -19,6 +19,29 @@ import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+"""The features Playwright itself launches chromium without (playwright-core's chromiumSwitches)."""
+TOP_CHROME_PRELOADS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "PreloadTopChromeWebUI")
+"""The browser's own pages a window preloads (the address bar's popups), in a renderer of their
+own for every context: half the CPU of opening a page in a fresh context, for a window no test
+ever sees (bench/browser_pages.py)."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -26,6 +49,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Chromium keeps only the last --disable-features it is given and Playwright passes its own
+    # first, so this one repeats Playwright's (tests/browser/test_chromium.py checks it still does).
+    "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + TOP_CHROME_PRELOADS),
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 expect.set_options(timeout=10_000)
