@@ -27,10 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "browser")]
 
 from api import server  # noqa: E402  (bench/api.py: the real server as a child process)
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, PRESCRIBED_ARGS  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
-PRESCRIBED = CHROMIUM_ARGS[:6]
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -86,7 +85,7 @@ def main() -> None:
         print(f"{args.pages} fresh contexts each, the app opened and left {args.settle:g} ms")
         print(f"{'switches':34} {'CPU s/page p50':>14} {'p99':>6} {'mean':>6} {'wall s p50':>10}")
         for name, switches in (
-            ("prescribed six", PRESCRIBED),
+            ("prescribed six", PRESCRIBED_ARGS),
             ("the tests' CHROMIUM_ARGS", CHROMIUM_ARGS),
         ):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=switches)

@@ -40,15 +40,19 @@ PLAYWRIGHT_DISABLED_FEATURES = (
 """The features Playwright itself launches chromium without (playwright-core's chromiumSwitches)."""
 TOP_CHROME_PRELOADS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "PreloadTopChromeWebUI")
 """The browser's own pages a window preloads (the address bar's popups), in a renderer of their
-own for every context: half the CPU of opening a page in a fresh context, for a window no test
+own for every context: a third of the CPU of opening a page in a fresh context, for a window no test
 ever sees (bench/browser_pages.py)."""
-CHROMIUM_ARGS = [
+PRESCRIBED_ARGS = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+]
+"""The switches every browser test's chromium has."""
+CHROMIUM_ARGS = [
+    *PRESCRIBED_ARGS,
     # Chromium keeps only the last --disable-features it is given and Playwright passes its own
     # first, so this one repeats Playwright's (tests/browser/test_chromium.py checks it still does).
     "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + TOP_CHROME_PRELOADS),

@@ -12,17 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, TOP_CHROME_PRELOADS
+from conftest import CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, PRESCRIBED_ARGS, TOP_CHROME_PRELOADS
 from playwright.sync_api import Browser
-
-PRESCRIBED = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def _processes(browser: Browser) -> list[tuple[str, list[str]]]:
@@ -61,7 +52,7 @@ def _browser_pages(browser: Browser) -> list[str]:
 @pytest.fixture(scope="module")
 def plain(browser: Browser) -> Iterator[Browser]:
     """Chromium launched with only the prescribed switches: Playwright's own choices."""
-    chromium = browser.browser_type.launch(executable_path=CHROMIUM, args=PRESCRIBED)
+    chromium = browser.browser_type.launch(executable_path=CHROMIUM, args=PRESCRIBED_ARGS)
     yield chromium
     chromium.close()
 
