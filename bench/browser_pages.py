@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests" / "browser")]
 
-from api import server  # noqa: E402  (bench/api.py: the real server as a child process)
+from api import percentile, server  # noqa: E402  (bench/api.py: the real server, a child process)
 from conftest import CHROMIUM, CHROMIUM_ARGS, PRESCRIBED_ARGS  # noqa: E402
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
@@ -67,11 +67,6 @@ def pages(
     return cpu, wall
 
 
-def p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=30, help="fresh contexts a launch (30)")
@@ -93,7 +88,7 @@ def main() -> None:
             cpu, wall = pages(browser, base, args.pages, args.settle)
             browser.close()
             print(
-                f"{name:34} {statistics.median(cpu):14.2f} {p99(cpu):6.2f} "
+                f"{name:34} {statistics.median(cpu):14.2f} {percentile(cpu, 0.99):6.2f} "
                 f"{statistics.fmean(cpu):6.2f} {statistics.median(wall):10.2f}"
             )
 

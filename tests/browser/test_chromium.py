@@ -10,21 +10,26 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CHROMIUM, PLAYWRIGHT_DISABLED_FEATURES, PRESCRIBED_ARGS, TOP_CHROME_PRELOADS
 from playwright.sync_api import Browser
 
 
-def _processes(browser: Browser) -> list[tuple[str, list[str]]]:
-    """Each of the browser's processes: its type (browser, renderer, gpu...) and its switches."""
+def _ask(browser: Browser, method: str, params: dict[str, Any] | None = None) -> Any:
+    """One DevTools protocol call to the browser itself."""
     session = browser.new_browser_cdp_session()
     try:
-        infos = session.send("SystemInfo.getProcessInfo")["processInfo"]
+        return session.send(method, params)
     finally:
         session.detach()
+
+
+def _processes(browser: Browser) -> list[tuple[str, list[str]]]:
+    """Each of the browser's processes: its type (browser, renderer, gpu...) and its switches."""
     found = []
-    for info in infos:
+    for info in _ask(browser, "SystemInfo.getProcessInfo")["processInfo"]:
         try:
             raw = Path(f"/proc/{info['id']}/cmdline").read_bytes()
         except OSError:  # gone since
@@ -41,11 +46,8 @@ def _disabled(switches: list[str]) -> set[str]:
 
 
 def _browser_pages(browser: Browser) -> list[str]:
-    session = browser.new_browser_cdp_session()
-    try:
-        targets = session.send("Target.getTargets", {"filter": [{}]})["targetInfos"]
-    finally:
-        session.detach()
+    """The browser's own pages open now (as chrome:// URLs), of every kind of target."""
+    targets = _ask(browser, "Target.getTargets", {"filter": [{}]})["targetInfos"]
     return [target["url"] for target in targets if target["type"] == "browser_ui"]
 
 
