@@ -81,9 +81,14 @@ def rss_kb(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
+    """The server's child processes (its solver worker), read from each of its threads; a thread
+    that ends between the listing and the read has none."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
+        try:
+            text = (task / "children").read_text().split()
+        except FileNotFoundError:
+            continue
         found.extend(int(p) for p in text)
     return found
 
