@@ -1,8 +1,13 @@
 """Fixtures every API test module shares (helpers to import live in test_api_support.py).
 
-The API runs on both databases: ``database`` is a fresh SQLite file or a fresh schema in the
+The API runs on both databases: ``database`` is a new SQLite file or an emptied schema in the
 PostgreSQL cluster that ``make test`` starts (tests/pg_cluster.sh) and names in TRIPEAKS_TEST_PG;
 a run without it starts a cluster of its own the same way, so the PostgreSQL tests always run.
+
+Either is already at the newest revision, with no row but the revision's: migrating a database
+costs a fifth of a second (PostgreSQL) or a tenth (SQLite), hundreds of times a run, and what the
+migrations make is the business of test_migrations.py. A SQLite file is a copy of one migrated once
+a worker; a schema is migrated once and emptied after each test for the next one (:class:`Schemas`).
 """
 
 from __future__ import annotations
@@ -10,18 +15,22 @@ from __future__ import annotations
 import glob
 import os
 import secrets
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, time
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from test_api_support import CLUSTER, PG_VARIABLE, api, pg_url
 
 from tripeaks import daily
+from tripeaks.store import migrations
 
 DATABASES = ("sqlite", "postgres")
 
@@ -65,8 +74,6 @@ def one_day() -> Iterator[None]:
 
 def fresh_schema() -> str:
     """A URL of the test cluster whose tables live in a schema of their own (made here)."""
-    import psycopg
-
     url = pg_url()
     schema = f"t_{secrets.token_hex(8)}"
     with psycopg.connect(url, autocommit=True) as db:
@@ -75,12 +82,111 @@ def fresh_schema() -> str:
     return f"{url}{joiner}options={quote(f'-csearch_path={schema}', safe='')}"
 
 
+SHAPE = """
+SELECT md5(string_agg(part, ';' ORDER BY part)) FROM (
+    SELECT format('%s %s %s %s %s %s', c.relname, c.relkind, a.attname, a.atttypid::regtype,
+                  a.attnotnull, pg_get_expr(d.adbin, d.adrelid)) AS part
+    FROM pg_class c
+    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+    WHERE c.relnamespace = current_schema()::regnamespace
+    UNION ALL
+    SELECT replace(pg_get_indexdef(i.indexrelid), current_schema() || '.', '')
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+    WHERE c.relnamespace = current_schema()::regnamespace
+    UNION ALL
+    SELECT format('%s %s', conname, pg_get_constraintdef(oid)) FROM pg_constraint
+    WHERE connamespace = current_schema()::regnamespace
+    UNION ALL
+    SELECT 'revision ' || version_num FROM alembic_version
+) AS parts
+"""
+"""One digest of a schema's tables, columns, defaults, indexes, constraints and revision."""
+EMPTIED = """
+SELECT string_agg(format('%I', relname), ', ') FROM pg_class
+WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p')
+AND relname <> 'alembic_version'
+"""
+"""Every table a schema's rows are emptied from (all but the revision's)."""
+
+
+class Schemas:
+    """Schemas at the newest revision, each emptied after its test for the next one (a worker's).
+
+    A schema is given out again only as it was made: with the same tables, columns, indexes and
+    revision (:data:`SHAPE`), every table emptied and its identities restarted, waiting at most a
+    second for a lock. Anything else (a test that undid a revision, a connection it left in a
+    transaction) drops the schema, and the next test gets a new one."""
+
+    def __init__(self) -> None:
+        self.free: list[str] = []
+        self.shape: str | None = None
+
+    def take(self) -> str:
+        """The URL of an empty schema at the newest revision."""
+        if self.free:
+            return self.free.pop()
+        url = fresh_schema()
+        migrations.upgrade(url)
+        if self.shape is None:
+            with psycopg.connect(url) as db:
+                self.shape = _shape(db)
+        return url
+
+    def give_back(self, url: str) -> None:
+        """Empty the schema for the next test, or drop it."""
+        try:
+            with psycopg.connect(url) as db:
+                db.execute("SET LOCAL lock_timeout = '1s'")
+                row = db.execute(EMPTIED).fetchone()
+                if row is None or not row[0] or _shape(db) != self.shape:
+                    raise LookupError("not the schema it was made")
+                db.execute(f"TRUNCATE {row[0]} RESTART IDENTITY")  # type: ignore[arg-type]
+        except (psycopg.Error, LookupError):
+            with psycopg.connect(url, autocommit=True) as db:
+                db.execute("DROP SCHEMA IF EXISTS " + _quoted_schema(db) + " CASCADE")  # type: ignore[arg-type]
+            return
+        self.free.append(url)
+
+
+def _shape(db: psycopg.Connection[Any]) -> str:
+    row = db.execute(SHAPE).fetchone()
+    return str(row[0] if row else None)
+
+
+def _quoted_schema(db: psycopg.Connection[Any]) -> str:
+    row = db.execute("SELECT quote_ident(current_schema())").fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+@pytest.fixture(scope="session")
+def schemas() -> Schemas:
+    return Schemas()
+
+
+@pytest.fixture(scope="session")
+def migrated_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the newest revision with no row but the revision's, made once a worker."""
+    path = tmp_path_factory.mktemp("migrated") / "games.db"
+    migrations.upgrade(path)
+    return path
+
+
 @pytest.fixture(params=DATABASES)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """A fresh, empty database of each kind: a SQLite file, or a PostgreSQL URL."""
+def database(
+    request: pytest.FixtureRequest, tmp_path: Path, migrated_file: Path, schemas: Schemas
+) -> Iterator[str | Path]:
+    """A new database of each kind at the newest revision, with no row: a SQLite file, or a
+    PostgreSQL URL (module docstring)."""
     if request.param == "sqlite":
-        return tmp_path / "games.db"
-    return fresh_schema()
+        path = tmp_path / "games.db"
+        shutil.copyfile(migrated_file, path)
+        yield path
+        return
+    url = schemas.take()
+    yield url
+    schemas.give_back(url)
 
 
 @pytest.fixture
