@@ -1,10 +1,10 @@
-"""The tests' own PostgreSQL schemas (conftest.py Schemas): a schema given out again has no row,
+"""The tests' own PostgreSQL schemas (pg_schemas.Schemas): a schema given out again has no row,
 restarts its identities and has the shape it was made with; one a test changed is not given out."""
 
 from __future__ import annotations
 
 import psycopg
-from conftest import Schemas
+from pg_schemas import Schemas
 
 from tripeaks.store import migrations
 
