@@ -58,7 +58,8 @@ class Schemas:
     A schema is given out again only as it was made: with the same tables, columns, indexes and
     revision (:data:`SHAPE`), every table emptied and its identities restarted, waiting at most a
     second for a lock. Anything else (a test that undid a revision, a connection it left in a
-    transaction) drops the schema, and the next test gets a new one."""
+    transaction) leaves the schema behind in the throwaway cluster, untouched, and the next test
+    gets a new one."""
 
     def __init__(self) -> None:
         self.free: list[str] = []
@@ -76,7 +77,7 @@ class Schemas:
         return url
 
     def give_back(self, url: str) -> None:
-        """Empty the schema for the next test, or drop it."""
+        """Empty the schema for the next test, or leave it behind."""
         try:
             with psycopg.connect(url) as db:
                 db.execute("SET LOCAL lock_timeout = '1s'")
@@ -85,8 +86,6 @@ class Schemas:
                     raise LookupError("not the schema it was made")
                 db.execute(f"TRUNCATE {row[0]} RESTART IDENTITY")  # type: ignore[arg-type]
         except (psycopg.Error, LookupError):
-            with psycopg.connect(url, autocommit=True) as db:
-                db.execute("DROP SCHEMA IF EXISTS " + _quoted_schema(db) + " CASCADE")  # type: ignore[arg-type]
             return
         self.free.append(url)
 
@@ -94,9 +93,3 @@ class Schemas:
 def _shape(db: psycopg.Connection[Any]) -> str:
     row = db.execute(SHAPE).fetchone()
     return str(row[0] if row else None)
-
-
-def _quoted_schema(db: psycopg.Connection[Any]) -> str:
-    row = db.execute("SELECT quote_ident(current_schema())").fetchone()
-    assert row is not None
-    return str(row[0])

@@ -33,17 +33,14 @@ def test_a_schema_given_back_comes_out_again_empty_at_the_newest_revision() -> N
         assert db.execute(RESULT, ("g3",)).fetchone() == (1,)
 
 
-def test_a_schema_a_test_changed_is_dropped_and_never_given_out() -> None:
+def test_a_schema_a_test_changed_is_never_given_out_again() -> None:
     schemas = Schemas()
     url = schemas.take()
     with psycopg.connect(url) as db:
         db.execute("DROP INDEX dailies_address")
-        schema = db.execute("SELECT current_schema()").fetchone()
     schemas.give_back(url)
     assert schemas.free == []
     fresh = schemas.take()
     assert fresh != url
     with psycopg.connect(fresh) as db:
-        gone = db.execute("SELECT count(*) FROM pg_namespace WHERE nspname = %s", schema)
-        assert gone.fetchone() == (0,)
         assert db.execute("SELECT to_regclass('dailies_address')").fetchone() != (None,)
