@@ -529,3 +529,22 @@ def test_an_empty_stock_is_an_outline_under_every_back(new_page, back):
     assert look["image"] == "none", look
     assert look["shadow"] == "none", look
     assert pile.evaluate("(el) => getComputedStyle(el).borderTopStyle") == "dashed"
+
+
+# Recorded at the instant the page marks itself ready: the table's size as cards.js wrote it for app.css.
+SIZE_AT_READY = """
+new MutationObserver((changes, watcher) => {
+  if (!document.body.dataset.ready) return;
+  window.sizeAtReady = document.querySelector("#table").style.getPropertyValue("--tw");
+  watcher.disconnect();
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+"""
+
+
+@pytest.mark.parametrize("code", [EXAMPLE_CODE, None])
+def test_the_page_is_ready_only_once_its_board_has_a_size(new_page, code):
+    """A stored game is shown without a deal: the ready mark came in the same task as the board was
+    built, before the table's size was written, and a script reading the board then found cards 2 px
+    wide (CI did, once)."""
+    page = new_page(code=code, width=360, height=640, script=SIZE_AT_READY)
+    assert page.evaluate("window.sizeAtReady") == "360px"

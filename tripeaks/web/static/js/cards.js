@@ -48,7 +48,13 @@ function build(layout) {
 
 let sizes = null;
 let tableauWidth = 0;
+let firstSize = null;
+/** Resolves once the built board's table has had its size written (shapeTable): until then app.css sizes
+ * its cards from no size at all. At once when no board was built. */
+export const boardSized = () => firstSize || Promise.resolve();
 function watchSizes() {
+  let sized;
+  firstSize = new Promise((resolve) => (sized = resolve));
   sizes = new ResizeObserver((entries) => {
     const table = entries.find((entry) => entry.target.id === "table");
     if (table) shapeTable(table.target, table.contentBoxSize[0]);
@@ -62,6 +68,7 @@ function watchSizes() {
         wideFaces(cards, width / cols);
       } else if (entry.target.id === "stock") wideFaces([$("#stock"), $("#discard")], width);
     }
+    if (table) sized();
   });
   for (const el of [$("#table"), $("#tableau"), $("#stock"), $(".notices")]) if (el) sizes.observe(el);
 }

@@ -4,6 +4,7 @@
 
 import { get, watchSaving } from "./api.js";
 import { render } from "./board.js";
+import { boardSized } from "./cards.js";
 import { applyTheme, openNewGame, openSettings, warmWin, wireDialogs } from "./dialogs.js";
 import { $, applyMotion } from "./dom.js";
 import * as game from "./game.js";
@@ -59,6 +60,9 @@ async function boot() {
   await game.resume();
   $("#loading").remove();
   document.querySelector("main").removeAttribute("aria-busy");
+  // ready once the board has its size (a frame after it is built): a script that reads the board then
+  // finds it laid out, as the player first sees it, not at no size at all
+  await boardSized();
   document.body.dataset.ready = "true";
   prepareSound();
   warmWin();
