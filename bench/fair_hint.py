@@ -8,14 +8,17 @@
 Each of the bench's fixed deals (bench/reference.py fixed_codes, ``--seed`` 4, on ``--layout``
 with the variant's ``--options``; with ``--winnable-only`` the first ``--games`` of them the exact
 solver can win) is played to its end, until the table is empty (won) or no move is left (lost),
-by two players who make every move a hint names (seed 0):
+by players who make every move a hint names (seed 0):
 
 - "played": the fair hint served (``explain.played_hint``, ``--samples`` samples a hint): the move
   after which the visible-card strategy wins most often on consistent deals; it states that share
   through its table's calibration map;
 - "today": ``explain.solved_hint``, the sampling hint served before issue 40 (the move most
   consistent deals can still be won after, each solved exactly), with the 200 samples it was
-  served with; it states that share.
+  served with; it states that share;
+- "tuned" (only when asked for): the fair hint with its plays made by bench/policy_study.py's
+  tuned strategy instead of the visible-card strategy, a candidate policy measured for the share
+  its followers win; it states its plays' share, through no map.
 
 Every hint's stated chance is recorded with whether its game was won. Prints, figures only
 (nothing here asserts):
@@ -61,6 +64,7 @@ import math
 import multiprocessing
 import os
 import random
+import struct
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -78,8 +82,9 @@ from tripeaks.engine.layout import THREE_PEAKS, Layout
 from tripeaks.engine.layouts import BY_ID
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.variant import Variant
-from tripeaks.solver import explain
+from tripeaks.solver import explain, kernel
 from tripeaks.solver import search as solver
+from tripeaks.solver.compiled import strategy_tables
 
 OUT = Path(__file__).resolve().parent / "out"
 
@@ -111,9 +116,55 @@ def codes(
 
 TODAY_SAMPLES = 200
 """The sampling hint's samples when it was served (it is measured as it was)."""
+
+
+class TunedPlays:
+    """The app's kernel with the fair hint's plays made by bench/policy_study.py's tuned strategy
+    (its rollouts(), the weights fitted for the rules) instead of the visible-card strategy."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.kernel = kernel
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.kernel, name)
+
+    def rollouts(
+        self,
+        tableaux: bytes,
+        stocks: bytes,
+        rules: Rules,
+        present: int,
+        drawn: int,
+        top: int,
+        firsts: bytes,
+        plays: int,
+        seed: int,
+        layout: Layout,
+    ) -> list[int]:
+        import policy_study  # it imports this module
+
+        weights = policy_study.TUNED.get(rules, policy_study.GREEDY)
+        tables = strategy_tables(rules, layout)
+        packed = struct.pack(f"{len(weights)}d", *weights)
+        position = (present, drawn, top, plays, seed, firsts)
+        return list(policy_study.built().rollouts(tableaux, stocks, *tables, *position, packed))
+
+
+def tuned_hint(game: Game, samples: int) -> explain.PlayedHint:
+    """The fair hint with its plays made by the tuned strategy: a candidate policy, measured for
+    the share its followers win (its stated chance is its plays' share, through no map)."""
+    served = kernel.KERNEL
+    kernel.KERNEL = TunedPlays(served)
+    try:
+        return explain.played_hint(game, samples)
+    finally:
+        kernel.KERNEL = served
+
+
 HINTS: dict[str, Callable[[Game, int], Any]] = {
     "played": lambda game, samples: explain.played_hint(game, samples),
     "today": lambda game, samples: explain.solved_hint(game, samples),
+    "tuned": tuned_hint,
 }
 """The players: how each asks for its hint."""
 
@@ -137,7 +188,7 @@ def play(code_text: str, samples: int, player: str) -> dict[str, Any]:
         wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
         if hint.move is None:
             break
-        share = hint.share if player == "played" else hint.chance
+        share = hint.chance if player == "today" else hint.share
         hints.append(
             [
                 round(hint.chance, 4),
@@ -481,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=explain.HINT_SAMPLES)
     parser.add_argument("--winnable-only", action="store_true")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--players", default="played,today", help="played, today or both")
+    parser.add_argument("--players", default="played,today", help="some of played, today and tuned")
     parser.add_argument(
         "--seed",
         type=int,

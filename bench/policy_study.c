@@ -29,6 +29,9 @@
  *     chance outcomes are the ranks of the unseen cards (the next card drawn, or turned face up,
  *     is any unseen one, each alike: which unseen card lies where is all the player does not
  *     know). Past the table it allows (MEMO), it plays as the flat player for that move.
+ *   5 tuned: the greedy strategy's kind of choice, by weights fitted to win more (below).
+ *   6 tunedflat (a = samples): as flat, the imagined deals followed by the tuned strategy.
+ *   7 tunedismcts (a, c): as ismcts, its iterations played out by the tuned strategy.
  *
  * Plain C99; the rng is SplitMix64 seeded by the caller.
  */
@@ -132,6 +135,97 @@ static int greedy(const Deal *d, Position s) {
             count = 0;
         }
         if (v == top)
+            best[count++] = moves[i];
+    }
+    return count == 1 ? best[0] : best[below(count)];
+}
+
+/* The tuned strategy (kind 5): a move of the highest weighed sum of what a player sees of it (ties
+ * at random), the weights handed in with the deal (bench/policy_study.py fits them, --tune):
+ *   W_TURNED  per card the move turns face up;  W_ANY when it turns any;
+ *   W_NEXT    when another face-up card fits after it;  W_NEXTS per such card;
+ *   W_RUN     per card of the longest run through the other face-up cards it starts (6 at most);
+ *   W_BLOCKS  per card still on the table that lies under it, at any depth;
+ *   W_UNSEEN  the share of the unseen cards (face down, or in the stock) that fit after it;
+ *   W_DRAW    the draw's worth when a card fits (when none does, the draw is the only move);
+ *   W_STOCK   the draw's worth per stock card left, over the cards on the table.
+ * The greedy strategy is the weights {0, 2, 1, 0, 0, 0, 0, -100, 0}. */
+enum { W_TURNED, W_ANY, W_NEXT, W_NEXTS, W_RUN, W_BLOCKS, W_UNSEEN, W_DRAW, W_STOCK, WEIGHTS };
+static double weights[WEIGHTS];
+static uint64_t under[MAX_CARDS]; /* the cards below each, at any depth (closure of covers) */
+
+static void close_under(int cards) {
+    for (int pass = 0; pass < cards; pass++) {
+        int changed = 0;
+        for (int i = 0; i < cards; i++) {
+            uint64_t u = table.covers[i];
+            for (uint64_t f = table.covers[i]; f; f &= f - 1)
+                u |= under[lowest(f)];
+            if (u != under[i]) {
+                under[i] = u;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+static int run_from(const Deal *d, uint64_t free, int p, int depth) {
+    uint64_t rest = free & ~(UINT64_C(1) << p);
+    int best = 0;
+    if (depth >= 6)
+        return 0;
+    for (uint64_t f = fitting(d, rest, d->rank[p]); f; f &= f - 1) {
+        int v = 1 + run_from(d, rest, lowest(f), depth + 1);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+static double worth(const Deal *d, Position s, int move, const int unseen[14], int total) {
+    if (move == DRAW) {
+        int cards = __builtin_popcountll(s.present);
+        return weights[W_DRAW] + weights[W_STOCK] * (d->size - s.drawn) / (cards ? cards : 1);
+    }
+    uint64_t rest = s.free & ~(UINT64_C(1) << move);
+    int turned = __builtin_popcountll(after(d, s, move).free & ~rest);
+    uint64_t next = fitting(d, rest, d->rank[move]);
+    double v = weights[W_TURNED] * turned + (turned ? weights[W_ANY] : 0) +
+               (next ? weights[W_NEXT] : 0) + weights[W_NEXTS] * __builtin_popcountll(next);
+    if (weights[W_RUN] != 0)
+        v += weights[W_RUN] * run_from(d, s.free, move, 0);
+    v += weights[W_BLOCKS] * __builtin_popcountll(under[move] & s.present);
+    if (weights[W_UNSEEN] != 0 && total) {
+        int fit = 0;
+        for (int r = 0; r < 14; r++)
+            if (table.fits[d->rank[move]][r])
+                fit += unseen[r];
+        v += weights[W_UNSEEN] * fit / total;
+    }
+    return v;
+}
+
+static int tuned(const Deal *d, Position s) {
+    int moves[MAX_MOVES], best[MAX_MOVES], count = 0, unseen[14] = {0}, total = 0;
+    int n = moves_of(d, s, 1, moves);
+    if (n <= 1)
+        return n ? moves[0] : NO_MOVE;
+    if (weights[W_UNSEEN] != 0) {
+        for (uint64_t f = s.present & ~s.free; f; f &= f - 1, total++)
+            unseen[d->rank[lowest(f)]]++;
+        for (int i = s.drawn; i < d->size; i++, total++)
+            unseen[d->stock[i]]++;
+    }
+    double top = -1e300;
+    for (int i = 0; i < n; i++) {
+        double v = worth(d, s, moves[i], unseen, total);
+        if (v > top + 1e-12) {
+            top = v;
+            count = 0;
+        }
+        if (v > top - 1e-12)
             best[count++] = moves[i];
     }
     return count == 1 ? best[0] : best[below(count)];
@@ -254,8 +348,8 @@ static uint32_t shown(const Deal *d, Position before, Position now, int move) {
     return seen;
 }
 
-static int ismcts(const Deal *d, Position root, int iterations, double c) {
-    Player greedy_player = {0, 0, 0, 0.0};
+static int ismcts(const Deal *d, Position root, int iterations, double c, int rollout) {
+    Player greedy_player = {rollout, 0, 0, 0.0};
     int path_node[MAX_DEPTH], path_move[MAX_DEPTH];
     node_count = link_count = 0;
     if (add_node(d, root) < 0 || nodes[0].moves == 0)
@@ -529,7 +623,9 @@ static int decide(const Deal *d, Position s, Player p) {
     case 2:
         return flat(d, s, p.a, inner, 1);
     case 3:
-        return ismcts(d, s, p.a, p.c);
+        return ismcts(d, s, p.a, p.c, 0);
+    case 7:
+        return ismcts(d, s, p.a, p.c, 5);
     case 4:
         if (unseen_count(d, s) <= p.a) {
             int move = endgame(d, s);
@@ -539,6 +635,12 @@ static int decide(const Deal *d, Position s, Player p) {
             endgame_gave_up++;
         }
         return flat(d, s, p.b, greedy_player, 1);
+    case 5:
+        return tuned(d, s);
+    case 6: {
+        Player tuned_player = {5, 0, 0, 0.0};
+        return flat(d, s, p.a, tuned_player, 1);
+    }
     case INNER:
         return flat(d, s, p.a, greedy_player, 0);
     default:
@@ -547,18 +649,19 @@ static int decide(const Deal *d, Position s, Player p) {
 }
 
 static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *seed, int *first) {
-    Py_buffer ranks, stock, fits, covered_by, covers;
+    Py_buffer ranks, stock, fits, covered_by, covers, weighed;
     unsigned long long present, seed_;
     int drawn, top, ok = 0;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*KiiiiidKp", &ranks, &stock, &fits, &covered_by, &covers,
-                          &present, &drawn, &top, &p->kind, &p->a, &p->b, &p->c, &seed_, first))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*KiiiiidKpy*", &ranks, &stock, &fits, &covered_by,
+                          &covers, &present, &drawn, &top, &p->kind, &p->a, &p->b, &p->c, &seed_,
+                          first, &weighed))
         return 0;
     int cards = (int)ranks.len;
     if (cards < 1 || cards > MAX_CARDS || stock.len > MAX_STOCK || fits.len != 14 * 14 ||
         covered_by.len != 8 * cards || covers.len != 8 * cards || drawn < 0 ||
-        drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 4 ||
-        (p->kind && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) ||
-        (cards < 64 && present >> cards)) {
+        drawn > stock.len || top < 0 || top > 13 || p->kind < 0 || p->kind > 7 ||
+        (p->kind && p->kind != 5 && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) ||
+        (cards < 64 && present >> cards) || weighed.len != sizeof weights) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
         goto done;
     }
@@ -570,6 +673,9 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
         memcpy(&table.covers[i], (const char *)covers.buf + 8 * i, 8);
     }
     memcpy(table.fits, fits.buf, 14 * 14);
+    memcpy(weights, weighed.buf, sizeof weights);
+    memset(under, 0, sizeof under);
+    close_under(cards);
     s->present = present;
     s->drawn = drawn;
     s->top = top;
@@ -585,6 +691,7 @@ done:
     PyBuffer_Release(&fits);
     PyBuffer_Release(&covered_by);
     PyBuffer_Release(&covers);
+    PyBuffer_Release(&weighed);
     return ok;
 }
 
@@ -597,7 +704,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     if (!read_deal(args, &d, &s, &p, &seed, &first))
         return NULL;
-    if (p.kind == 3 && capacity < p.a + 1) {
+    if ((p.kind == 3 || p.kind == 7) && capacity < p.a + 1) {
         free(nodes);
         free(links);
         capacity = p.a + 1;
@@ -646,6 +753,73 @@ static PyObject *gave_up(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(endgame_gave_up);
 }
 
+/* rollouts(): the app's fair-hint rollouts (tripeaks/solver/_strategy.c, same arguments, the
+ * rules' tables in place of the rules) played out by the tuned strategy of `weights` instead of
+ * the greedy one: for each first move, how many of the plays after it won. */
+static PyObject *rollouts(PyObject *self, PyObject *args) {
+    Py_buffer tableaux, stocks, fits, covered_by, covers, firsts, weighed;
+    unsigned long long present, seed;
+    Py_ssize_t drawn;
+    int top, plays;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*KniiKy*y*", &tableaux, &stocks, &fits, &covered_by,
+                          &covers, &present, &drawn, &top, &plays, &seed, &firsts, &weighed))
+        return NULL;
+    PyObject *result = NULL;
+    long counts[MAX_MOVES + 1] = {0};
+    Py_ssize_t cards = covered_by.len / 8;
+    Py_ssize_t samples = cards ? tableaux.len / cards : 0;
+    Py_ssize_t size = samples ? stocks.len / samples : 0;
+    Py_ssize_t moves = firsts.len;
+    const unsigned char *first = firsts.buf;
+    if (cards < 1 || cards > MAX_CARDS || fits.len != 14 * 14 || covers.len != 8 * cards ||
+        samples < 1 || tableaux.len != samples * cards || stocks.len != samples * size ||
+        size > MAX_STOCK || top < 0 || top > 13 || plays < 0 || drawn < 0 || drawn > size ||
+        moves > MAX_MOVES || weighed.len != sizeof weights || (cards < 64 && present >> cards)) {
+        PyErr_SetString(PyExc_ValueError, "policy_study: malformed rollouts");
+        goto done;
+    }
+    for (int i = 0; i < cards; i++) {
+        memcpy(&table.covered_by[i], (const char *)covered_by.buf + 8 * i, 8);
+        memcpy(&table.covers[i], (const char *)covers.buf + 8 * i, 8);
+    }
+    memcpy(table.fits, fits.buf, 14 * 14);
+    memcpy(weights, weighed.buf, sizeof weights);
+    memset(under, 0, sizeof under);
+    close_under((int)cards);
+    Player tuned_player = {5, 0, 0, 0.0};
+    Deal d;
+    Position s = {present, 0, (int)drawn, top};
+    for (int i = 0; i < cards; i++)
+        if ((present >> i & 1) && !(present & table.covered_by[i]))
+            s.free |= UINT64_C(1) << i;
+    d.size = (int)size;
+    for (Py_ssize_t k = 0; k < samples; k++) {
+        memcpy(d.rank, (const unsigned char *)tableaux.buf + k * cards, (size_t)cards);
+        memcpy(d.stock, (const unsigned char *)stocks.buf + k * size, (size_t)size);
+        for (int j = 0; j < plays; j++) {
+            uint64_t start = seed + UINT64_C(0x632BE59BD9B4E019) * (uint64_t)(k * plays + j + 1);
+            for (Py_ssize_t m = 0; m < moves; m++) {
+                rng = start;
+                counts[m] += play_out(&d, after(&d, s, first[m] == 255 ? DRAW : first[m]),
+                                      tuned_player);
+            }
+        }
+    }
+    result = PyList_New(moves);
+    for (Py_ssize_t m = 0; result && m < moves; m++)
+        PyList_SET_ITEM(result, m, PyLong_FromLong(counts[m]));
+done:
+    PyBuffer_Release(&tableaux);
+    PyBuffer_Release(&stocks);
+    PyBuffer_Release(&fits);
+    PyBuffer_Release(&covered_by);
+    PyBuffer_Release(&covers);
+    PyBuffer_Release(&firsts);
+    PyBuffer_Release(&weighed);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS,
      "play(ranks, stock, fits, covered_by, covers, present, drawn, top, kind, a, b, c, seed, "
@@ -656,6 +830,10 @@ static PyMethodDef methods[] = {
      "value(the arguments of play) -> float | None: the chance that the best play there is for a "
      "player who sees only the face-up cards wins from the position (the endgame player's "
      "expectimax); None when past its table."},
+    {"rollouts", rollouts, METH_VARARGS,
+     "rollouts(tableaux, stocks, fits, covered_by, covers, present, drawn, top, plays, seed, "
+     "firsts, weights) -> list[int]: the app's fair-hint rollouts played out by the tuned "
+     "strategy of the weights."},
     {"gave_up", gave_up, METH_NOARGS,
      "gave_up() -> int: the endgame player's decisions so far, in this process, that were past its "
      "table and played as the flat player's."},

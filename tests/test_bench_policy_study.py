@@ -1,10 +1,12 @@
 """bench/policy_study.py, briefly: its players (bench/policy_study.c) decide from what a player
-sees only, and a short run prints every player's row. No figure is asserted."""
+sees only, the tuned strategy's fitted weights win more than the greedy strategy's, and a short run
+prints every player's row. No figure of the study is asserted."""
 
 from __future__ import annotations
 
 import random
 import statistics
+import struct
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,13 +14,17 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import fair_hint
 import policy_study
 from reference import fixed_codes
 
 from tripeaks.engine.game import Game
 from tripeaks.engine.rules import Rules
+from tripeaks.solver import explain, kernel
+from tripeaks.solver.compiled import strategy_tables
 
-PLAYERS = ["greedy", "flat:40", "nested:6,4", "ismcts:400,0.7", "endgame:10,40"]
+PLAYERS = ["greedy", "flat:40", "nested:6,4", "ismcts:400,0.7", "endgame:10,40", "tuned"]
+PLAYERS += ["tunedflat:40", "tunedismcts:400,0.7"]
 
 
 def hidden_shuffled(arguments: tuple, shift: int) -> tuple:
@@ -125,7 +131,10 @@ def test_the_endgame_value_is_the_chance_its_player_wins_and_no_player_beats_it(
 
 @pytest.mark.parametrize(
     "text",
-    ["random", "flat", "flat:0", "flat:x", "nested:5", "ismcts:100", "greedy:3", "endgame:9"],
+    [
+        *["random", "flat", "flat:0", "flat:x", "nested:5", "ismcts:100", "greedy:3", "endgame:9"],
+        *["tuned:2", "tunedflat", "tunedismcts:100"],
+    ],
 )
 def test_a_malformed_player_is_refused_with_its_reason(
     text: str, capsys: pytest.CaptureFixture[str]
@@ -134,6 +143,82 @@ def test_a_malformed_player_is_refused_with_its_reason(
         policy_study.main(["--deals", "1", "--players", text])
     assert exit_.value.code == 2
     assert text.split(":")[0] in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [Rules.EASY, Rules.CLASSIC])
+def test_the_tuned_strategy_plays_as_the_greedy_one_with_its_weights_and_wins_more_with_its_own(
+    rules: Rules,
+) -> None:
+    """With the greedy strategy's weights the tuned strategy makes the greedy strategy's moves (the
+    same games won, tie for tie); with the weights fitted for the rules it wins more of 2,000
+    deals it was not fitted on."""
+    study = policy_study.built()
+    greedy, tuned = policy_study.player("greedy"), policy_study.player("tuned")
+    deals = fixed_codes(2000, rules, seed=12)
+    as_greedy = [
+        study.play(*policy_study.arguments(c, tuned, weights=policy_study.GREEDY)) for c in deals
+    ]
+    assert as_greedy == [study.play(*policy_study.arguments(c, greedy)) for c in deals]
+    fitted = [study.play(*policy_study.arguments(c, tuned)) for c in deals]
+    assert sum(fitted) > sum(as_greedy) + 60
+
+
+def test_its_rollouts_are_the_apps_with_the_greedy_weights_and_others_with_the_tuned_ones() -> None:
+    """The study's rollouts() plays the app's fair-hint rollouts (the kernel's, tie for tie) with the
+    greedy strategy's weights, and other ones with the tuned strategy's."""
+    study, differ = policy_study.built(), 0
+    for code in fixed_codes(4, Rules.CLASSIC, seed=7):
+        game = Game.new(code)
+        game.apply(next(iter(game.legal_moves())))
+        deals = explain.consistent_deals(game, 200, 0)
+        tableaux = b"".join(bytes(card.rank for card in sample.tableau) for sample in deals)
+        stocks = b"".join(bytes(card.rank for card in sample.stock) for sample in deals)
+        firsts = bytes(255 if move.pos is None else move.pos for move in game.legal_moves())
+        position = (game.present, game.drawn, game.top_rank)
+        apps = kernel.KERNEL.rollouts(
+            tableaux, stocks, game.rules, *position, firsts, 2, 9, game.layout
+        )
+        common = (tableaux, stocks, *strategy_tables(game.rules, game.layout), *position, 2, 9)
+        greedy = struct.pack("9d", *policy_study.GREEDY)
+        tuned = struct.pack("9d", *policy_study.TUNED[Rules.CLASSIC])
+        assert study.rollouts(*common, firsts, greedy) == apps
+        differ += study.rollouts(*common, firsts, tuned) != apps
+    assert differ >= 3
+
+
+def test_the_tuned_fair_hint_weighs_the_same_moves_otherwise_and_puts_the_kernel_back() -> None:
+    """bench/fair_hint.py's "tuned" follower asks the fair hint with its plays made by the tuned
+    strategy: the same legal moves, other counts of plays won, and the app's kernel in place
+    after."""
+    served, differ = kernel.KERNEL, 0
+    for code in fixed_codes(4, Rules.CLASSIC, seed=7):
+        game = Game.new(code)
+        game.apply(next(iter(game.legal_moves())))
+        tuned = fair_hint.tuned_hint(game, 100)
+        assert kernel.KERNEL is served
+        plain = explain.played_hint(game, 100)
+        assert tuned.moves == plain.moves and tuned.move in tuned.moves
+        differ += tuned.wins != plain.wins
+    assert differ >= 3
+
+
+def test_a_weights_blob_of_the_wrong_size_is_refused() -> None:
+    arguments = policy_study.arguments(
+        fixed_codes(1, Rules.EASY, seed=7)[0], policy_study.player("tuned")
+    )
+    with pytest.raises(ValueError, match="malformed"):
+        policy_study.built().play(*arguments[:-1], bytes(8))
+
+
+def test_tuning_keeps_only_steps_that_win_more_and_checks_them_on_other_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fitted = policy_study.tune(Rules.EASY, 300, 100, 30)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("easy, 300 deals (seed 100): the greedy strategy wins")
+    shares = [float(line.split()[1].rstrip("%")) for line in printed[1:-1]]
+    assert shares == sorted(set(shares)) and len(shares) >= 1
+    assert printed[-1].startswith(f"weights {fitted}:") and "(seed 101)" in printed[-1]
 
 
 def test_a_short_run_prints_every_player_and_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
