@@ -301,8 +301,8 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.61, 0.677, 0.706, 0.753, 0.789, 0.833, 0.861, 0.911, 0.965, 1.0,
     ),
     # the other tables, logistic: bench/fair_hint.py --rules R --layout L --players played
-    # --seed 4 5 --games 100 N --cross --fit (N = 300 for Classic Four Peaks, Diamonds and
-    # Theatre, else 200)
+    # --seed 4 5 --games 100 N --cross --fit (N = 300 for Classic Four Peaks and Diamonds,
+    # else 200)
     (Rules.EASY, "four_peaks"): (  # 300 games
         0.001, 0.097, 0.186, 0.268, 0.342, 0.41, 0.472, 0.53, 0.583, 0.633, 0.678,
         0.721, 0.761, 0.798, 0.832, 0.865, 0.895, 0.924, 0.951, 0.976, 1.0,
@@ -335,9 +335,11 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.002, 0.138, 0.245, 0.335, 0.412, 0.479, 0.539, 0.592, 0.64, 0.683, 0.723,
         0.759, 0.793, 0.824, 0.853, 0.881, 0.907, 0.931, 0.954, 0.977, 1.0,
     ),
-    (Rules.CLASSIC, "theatre"): (  # 400 games
-        0.001, 0.1, 0.188, 0.267, 0.339, 0.405, 0.466, 0.522, 0.574, 0.623, 0.668,
-        0.71, 0.75, 0.787, 0.822, 0.855, 0.887, 0.917, 0.946, 0.973, 1.0,
+    # Classic Theatre, share by share as Three Peaks: bench/fair_hint.py --rules classic
+    # --layout theatre --players played --seed 4 5 6 7 8 9 --games 1000 --cross --fit
+    (Rules.CLASSIC, "theatre"): (  # 6,000 games
+        0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
+        0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
     ),
 }  # fmt: skip
 """By rules and table (its layout's id): the chance stated for a played hint whose share is 0,
@@ -347,11 +349,11 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``). Another table's map comes from its 300 or 400 games, too few for 21 shares:
-its knots lie on the logistic curve of the share's logit that best fits those games (two numbers).
-It is kept where, fitted on one seed's games and checked on the other's, it came nearer the
-chances won than Three Peaks' map; Diamonds under Easy, Up and Down and Bridge under Classic did
-not, and take Three Peaks' map of their rules. On Three Peaks the options have maps of their own
+5,000 (``--cross``); so is Classic Theatre's. Another table's map comes from its 300 or 400 games,
+too few for 21 shares: its knots lie on the logistic curve of the share's logit that best fits
+those games (two numbers). It is kept where, fitted on one seed's games and checked on the
+other's, it came nearer the chances won than Three Peaks' map; Diamonds under Easy, Up and Down
+and Bridge under Classic did not, and take Three Peaks' map of their rules. On Three Peaks the options have maps of their own
 (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's map."""
 
 
