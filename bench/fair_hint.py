@@ -128,24 +128,14 @@ class TunedPlays:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.kernel, name)
 
-    def rollouts(
-        self,
-        tableaux: bytes,
-        stocks: bytes,
-        rules: Rules,
-        present: int,
-        drawn: int,
-        top: int,
-        firsts: bytes,
-        plays: int,
-        seed: int,
-        layout: Layout,
-    ) -> list[int]:
+    def rollouts(self, tableaux: bytes, stocks: bytes, rules: Rules, *rest: Any) -> list[int]:
+        """The kernel's rollouts (same arguments), played out by the tuned strategy."""
         import policy_study  # it imports this module
 
+        present, drawn, top, firsts, plays, seed, layout = rest
         weights = policy_study.TUNED.get(rules, policy_study.GREEDY)
-        tables = strategy_tables(rules, layout)
         packed = struct.pack(f"{len(weights)}d", *weights)
+        tables = strategy_tables(rules, layout)
         position = (present, drawn, top, plays, seed, firsts)
         return list(policy_study.built().rollouts(tableaux, stocks, *tables, *position, packed))
 

@@ -648,6 +648,26 @@ static int decide(const Deal *d, Position s, Player p) {
     }
 }
 
+/* The layout's tables and the tuned strategy's weights from a call's buffers (their sizes checked
+ * by the caller) into the module's; the face-up cards among `present`. */
+static uint64_t set_table(const Py_buffer *fits, const Py_buffer *covered_by,
+                          const Py_buffer *covers, const Py_buffer *weighed, int cards,
+                          uint64_t present) {
+    uint64_t free = 0;
+    for (int i = 0; i < cards; i++) {
+        memcpy(&table.covered_by[i], (const char *)covered_by->buf + 8 * i, 8);
+        memcpy(&table.covers[i], (const char *)covers->buf + 8 * i, 8);
+    }
+    memcpy(table.fits, fits->buf, 14 * 14);
+    memcpy(weights, weighed->buf, sizeof weights);
+    memset(under, 0, sizeof under);
+    close_under(cards);
+    for (int i = 0; i < cards; i++)
+        if ((present >> i & 1) && !(present & table.covered_by[i]))
+            free |= UINT64_C(1) << i;
+    return free;
+}
+
 static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *seed, int *first) {
     Py_buffer ranks, stock, fits, covered_by, covers, weighed;
     unsigned long long present, seed_;
@@ -668,21 +688,10 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
     memcpy(d->rank, ranks.buf, (size_t)cards);
     memcpy(d->stock, stock.buf, (size_t)stock.len);
     d->size = (int)stock.len;
-    for (int i = 0; i < cards; i++) {
-        memcpy(&table.covered_by[i], (const char *)covered_by.buf + 8 * i, 8);
-        memcpy(&table.covers[i], (const char *)covers.buf + 8 * i, 8);
-    }
-    memcpy(table.fits, fits.buf, 14 * 14);
-    memcpy(weights, weighed.buf, sizeof weights);
-    memset(under, 0, sizeof under);
-    close_under(cards);
     s->present = present;
     s->drawn = drawn;
     s->top = top;
-    s->free = 0;
-    for (int i = 0; i < cards; i++)
-        if ((present >> i & 1) && !(present & table.covered_by[i]))
-            s->free |= UINT64_C(1) << i;
+    s->free = set_table(&fits, &covered_by, &covers, &weighed, cards, present);
     *seed = seed_;
     ok = 1;
 done:
@@ -779,20 +788,10 @@ static PyObject *rollouts(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed rollouts");
         goto done;
     }
-    for (int i = 0; i < cards; i++) {
-        memcpy(&table.covered_by[i], (const char *)covered_by.buf + 8 * i, 8);
-        memcpy(&table.covers[i], (const char *)covers.buf + 8 * i, 8);
-    }
-    memcpy(table.fits, fits.buf, 14 * 14);
-    memcpy(weights, weighed.buf, sizeof weights);
-    memset(under, 0, sizeof under);
-    close_under((int)cards);
     Player tuned_player = {5, 0, 0, 0.0};
     Deal d;
-    Position s = {present, 0, (int)drawn, top};
-    for (int i = 0; i < cards; i++)
-        if ((present >> i & 1) && !(present & table.covered_by[i]))
-            s.free |= UINT64_C(1) << i;
+    Position s = {present, set_table(&fits, &covered_by, &covers, &weighed, (int)cards, present),
+                  (int)drawn, top};
     d.size = (int)size;
     for (Py_ssize_t k = 0; k < samples; k++) {
         memcpy(d.rank, (const unsigned char *)tableaux.buf + k * cards, (size_t)cards);
