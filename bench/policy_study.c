@@ -648,6 +648,15 @@ static int decide(const Deal *d, Position s, Player p) {
     }
 }
 
+/* 1 when every byte of the buffer is a rank (13, the king, at most): the tables are indexed by
+ * it. */
+static int ranks_ok(const Py_buffer *ranks) {
+    for (Py_ssize_t i = 0; i < ranks->len; i++)
+        if (((const unsigned char *)ranks->buf)[i] > 13)
+            return 0;
+    return 1;
+}
+
 /* The layout's tables and the tuned strategy's weights from a call's buffers (their sizes checked
  * by the caller) into the module's; the face-up cards among `present`. */
 static uint64_t set_table(const Py_buffer *fits, const Py_buffer *covered_by,
@@ -683,6 +692,10 @@ static int read_deal(PyObject *args, Deal *d, Position *s, Player *p, uint64_t *
         (p->kind && p->kind != 5 && p->a < 1) || ((p->kind == 2 || p->kind == 4) && p->b < 1) ||
         (cards < 64 && present >> cards) || weighed.len != sizeof weights) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed deal or player");
+        goto done;
+    }
+    if (!ranks_ok(&ranks) || !ranks_ok(&stock)) {
+        PyErr_SetString(PyExc_ValueError, "policy_study: a rank over 13");
         goto done;
     }
     memcpy(d->rank, ranks.buf, (size_t)cards);
@@ -788,10 +801,19 @@ static PyObject *rollouts(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "policy_study: malformed rollouts");
         goto done;
     }
+    if (!ranks_ok(&tableaux) || !ranks_ok(&stocks)) {
+        PyErr_SetString(PyExc_ValueError, "policy_study: a rank over 13");
+        goto done;
+    }
     Player tuned_player = {5, 0, 0, 0.0};
     Deal d;
     Position s = {present, set_table(&fits, &covered_by, &covers, &weighed, (int)cards, present),
                   (int)drawn, top};
+    for (Py_ssize_t m = 0; m < moves; m++)
+        if (first[m] == 255 ? drawn == size : first[m] >= cards || !(s.free >> first[m] & 1)) {
+            PyErr_SetString(PyExc_ValueError, "policy_study: a first move that cannot be made");
+            goto done;
+        }
     d.size = (int)size;
     for (Py_ssize_t k = 0; k < samples; k++) {
         memcpy(d.rank, (const unsigned char *)tableaux.buf + k * cards, (size_t)cards);
@@ -806,8 +828,13 @@ static PyObject *rollouts(PyObject *self, PyObject *args) {
         }
     }
     result = PyList_New(moves);
-    for (Py_ssize_t m = 0; result && m < moves; m++)
-        PyList_SET_ITEM(result, m, PyLong_FromLong(counts[m]));
+    for (Py_ssize_t m = 0; result && m < moves; m++) {
+        PyObject *count = PyLong_FromLong(counts[m]);
+        if (!count)
+            Py_CLEAR(result);
+        else
+            PyList_SET_ITEM(result, m, count);
+    }
 done:
     PyBuffer_Release(&tableaux);
     PyBuffer_Release(&stocks);

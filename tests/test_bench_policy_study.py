@@ -202,6 +202,29 @@ def test_the_tuned_fair_hint_weighs_the_same_moves_otherwise_and_puts_the_kernel
     assert differ >= 3
 
 
+def test_rollouts_refuse_a_first_move_that_cannot_be_made_and_a_rank_over_13() -> None:
+    """A covered card as a first move, or a sample with a rank past the king, is refused with its
+    reason instead of being played on (the app's rollouts refuse them alike)."""
+    game = Game.new(fixed_codes(1, Rules.EASY, seed=7)[0])
+    deals = explain.consistent_deals(game, 3, 0)
+    tableaux = b"".join(bytes(card.rank for card in sample.tableau) for sample in deals)
+    stocks = b"".join(bytes(card.rank for card in sample.stock) for sample in deals)
+    tables = strategy_tables(game.rules, game.layout)
+    covered = next(p for p in range(len(deals[0].tableau)) if not game.is_free(p))
+    weights = struct.pack("9d", *policy_study.TUNED[Rules.EASY])
+    position = (game.present, game.drawn, game.top_rank, 1, 9)
+    study = policy_study.built()
+    legal = bytes(255 if move.pos is None else move.pos for move in game.legal_moves())
+    assert len(study.rollouts(tableaux, stocks, *tables, *position, legal, weights)) == len(legal)
+    with pytest.raises(ValueError, match="first move"):
+        study.rollouts(tableaux, stocks, *tables, *position, bytes([covered]), weights)
+    with pytest.raises(ValueError, match="rank"):
+        study.rollouts(b"\x30" + tableaux[1:], stocks, *tables, *position, legal, weights)
+    arguments = policy_study.arguments(game.code, policy_study.player("tuned"))
+    with pytest.raises(ValueError, match="rank"):
+        study.play(b"\x30" + arguments[0][1:], *arguments[1:])
+
+
 def test_a_weights_blob_of_the_wrong_size_is_refused() -> None:
     arguments = policy_study.arguments(
         fixed_codes(1, Rules.EASY, seed=7)[0], policy_study.player("tuned")
