@@ -315,10 +315,6 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.001, 0.065, 0.129, 0.191, 0.252, 0.311, 0.368, 0.423, 0.477, 0.529, 0.579,
         0.628, 0.675, 0.721, 0.765, 0.808, 0.849, 0.889, 0.928, 0.965, 1.0,
     ),
-    (Rules.EASY, "theatre"): (  # 300 games
-        0.0, 0.034, 0.084, 0.143, 0.208, 0.276, 0.346, 0.416, 0.484, 0.55, 0.613,
-        0.673, 0.728, 0.78, 0.826, 0.868, 0.905, 0.938, 0.965, 0.986, 1.0,
-    ),
     (Rules.EASY, "bridge"): (  # 300 games
         0.002, 0.129, 0.223, 0.301, 0.369, 0.43, 0.484, 0.535, 0.581, 0.624, 0.665,
         0.703, 0.739, 0.774, 0.807, 0.839, 0.87, 0.901, 0.932, 0.964, 0.999,
@@ -335,9 +331,17 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.002, 0.138, 0.245, 0.335, 0.412, 0.479, 0.539, 0.592, 0.64, 0.683, 0.723,
         0.759, 0.793, 0.824, 0.853, 0.881, 0.907, 0.931, 0.954, 0.977, 1.0,
     ),
-    # Classic Theatre, share by share as Three Peaks: bench/fair_hint.py --rules classic
-    # --layout theatre --players played --seed 4 5 6 7 8 9 --games 1000 --cross --fit
-    (Rules.CLASSIC, "theatre"): (  # 6,000 games
+    # 6,000 games a table, share by share as Three Peaks: bench/fair_hint.py --rules R
+    # --layout L --players played --seed 4 5 6 7 8 9 --games 1000 --cross --fit
+    (Rules.EASY, "diamonds"): (
+        0.0, 0.071, 0.227, 0.291, 0.339, 0.339, 0.41, 0.47, 0.548, 0.603, 0.65,
+        0.683, 0.739, 0.796, 0.836, 0.873, 0.901, 0.933, 0.959, 0.978, 0.999,
+    ),
+    (Rules.EASY, "theatre"): (
+        0.008, 0.162, 0.217, 0.329, 0.451, 0.459, 0.519, 0.523, 0.624, 0.655, 0.745,
+        0.754, 0.805, 0.838, 0.882, 0.912, 0.938, 0.96, 0.976, 0.987, 0.998,
+    ),
+    (Rules.CLASSIC, "theatre"): (
         0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
         0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
     ),
@@ -349,12 +353,13 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so is Classic Theatre's. Another table's map comes from its 300 or 400 games,
-too few for 21 shares: its knots lie on the logistic curve of the share's logit that best fits
-those games (two numbers). It is kept where, fitted on one seed's games and checked on the
-other's, it came nearer the chances won than Three Peaks' map; Diamonds under Easy, Up and Down
-and Bridge under Classic did not, and take Three Peaks' map of their rules. On Three Peaks the options have maps of their own
-(:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's map."""
+5,000 (``--cross``); so are Theatre's under both rules and Diamonds' under Easy. Another table's
+map comes from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of
+the share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
+games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
+and Bridge under Classic did not, and take Three Peaks' map of their rules. On Three Peaks the
+options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
+table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
