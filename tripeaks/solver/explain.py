@@ -323,10 +323,6 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.002, 0.113, 0.194, 0.263, 0.324, 0.38, 0.432, 0.48, 0.525, 0.568, 0.61,
         0.649, 0.688, 0.726, 0.763, 0.799, 0.836, 0.872, 0.91, 0.95, 0.999,
     ),
-    (Rules.CLASSIC, "diamonds"): (  # 400 games
-        0.001, 0.085, 0.171, 0.253, 0.33, 0.401, 0.468, 0.529, 0.585, 0.637, 0.685,
-        0.73, 0.771, 0.809, 0.844, 0.876, 0.906, 0.933, 0.958, 0.981, 1.0,
-    ),
     (Rules.CLASSIC, "valley"): (  # 300 games
         0.002, 0.138, 0.245, 0.335, 0.412, 0.479, 0.539, 0.592, 0.64, 0.683, 0.723,
         0.759, 0.793, 0.824, 0.853, 0.881, 0.907, 0.931, 0.954, 0.977, 1.0,
@@ -341,6 +337,10 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.008, 0.162, 0.217, 0.329, 0.451, 0.459, 0.519, 0.523, 0.624, 0.655, 0.745,
         0.754, 0.805, 0.838, 0.882, 0.912, 0.938, 0.96, 0.976, 0.987, 0.998,
     ),
+    (Rules.CLASSIC, "diamonds"): (  # 4,000 games (seeds 4 to 7)
+        0.003, 0.111, 0.19, 0.272, 0.364, 0.432, 0.501, 0.546, 0.601, 0.654, 0.695,
+        0.731, 0.763, 0.79, 0.82, 0.842, 0.87, 0.907, 0.938, 0.967, 0.999,
+    ),
     (Rules.CLASSIC, "theatre"): (
         0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
         0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
@@ -353,7 +353,7 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so are Theatre's under both rules and Diamonds' under Easy. Another table's
+5,000 (``--cross``); so are Theatre's and Diamonds' (Classic Diamonds' on 4,000). Another table's
 map comes from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of
 the share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
 games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
