@@ -301,8 +301,7 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.61, 0.677, 0.706, 0.753, 0.789, 0.833, 0.861, 0.911, 0.965, 1.0,
     ),
     # the other tables, logistic: bench/fair_hint.py --rules R --layout L --players played
-    # --seed 4 5 --games 100 N --cross --fit (N = 300 for Classic Four Peaks and Diamonds,
-    # else 200)
+    # --seed 4 5 --games 100 N --cross --fit (N = 300 for Classic Four Peaks, else 200)
     (Rules.EASY, "four_peaks"): (  # 300 games
         0.001, 0.097, 0.186, 0.268, 0.342, 0.41, 0.472, 0.53, 0.583, 0.633, 0.678,
         0.721, 0.761, 0.798, 0.832, 0.865, 0.895, 0.924, 0.951, 0.976, 1.0,
