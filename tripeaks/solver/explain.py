@@ -336,9 +336,9 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.008, 0.162, 0.217, 0.329, 0.451, 0.459, 0.519, 0.523, 0.624, 0.655, 0.745,
         0.754, 0.805, 0.838, 0.882, 0.912, 0.938, 0.96, 0.976, 0.987, 0.998,
     ),
-    (Rules.CLASSIC, "diamonds"): (  # 4,000 games (seeds 4 to 7)
-        0.003, 0.111, 0.19, 0.272, 0.364, 0.432, 0.501, 0.546, 0.601, 0.654, 0.695,
-        0.731, 0.763, 0.79, 0.82, 0.842, 0.87, 0.907, 0.938, 0.967, 0.999,
+    (Rules.CLASSIC, "diamonds"): (
+        0.003, 0.116, 0.208, 0.286, 0.37, 0.434, 0.495, 0.549, 0.601, 0.658, 0.689,
+        0.724, 0.757, 0.788, 0.82, 0.846, 0.871, 0.906, 0.932, 0.964, 0.999,
     ),
     (Rules.CLASSIC, "theatre"): (
         0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
@@ -352,9 +352,9 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so are Theatre's and Diamonds' (Classic Diamonds' on 4,000). Another table's
-map comes from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of
-the share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
+5,000 (``--cross``); so are Theatre's and Diamonds'. Another table's map comes from its 300 or 400
+games, too few for 21 shares: its knots lie on the logistic curve of the share's logit that best
+fits those games (two numbers). It is kept where, fitted on one seed's
 games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
 and Bridge under Classic did not, and take Three Peaks' map of their rules. On Three Peaks the
 options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
