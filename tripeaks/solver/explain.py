@@ -340,6 +340,12 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.003, 0.116, 0.208, 0.286, 0.37, 0.434, 0.495, 0.549, 0.601, 0.658, 0.689,
         0.724, 0.757, 0.788, 0.82, 0.846, 0.871, 0.906, 0.932, 0.964, 0.999,
     ),
+    # Classic Bridge on 4,000 games (seeds 4 to 7), logistic: cross-checked nearer than its share
+    # by share and Three Peaks' map
+    (Rules.CLASSIC, "bridge"): (
+        0.001, 0.094, 0.172, 0.243, 0.308, 0.368, 0.425, 0.478, 0.528, 0.575, 0.62,
+        0.664, 0.705, 0.745, 0.783, 0.821, 0.857, 0.893, 0.928, 0.963, 1.0,
+    ),
     (Rules.CLASSIC, "theatre"): (
         0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
         0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
@@ -352,11 +358,12 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so are Theatre's and Diamonds'. Another table's map comes from its 300 or 400
-games, too few for 21 shares: its knots lie on the logistic curve of the share's logit that best
-fits those games (two numbers). It is kept where, fitted on one seed's
+5,000 (``--cross``); so are Theatre's and Diamonds'. Classic Bridge's is measured on 4,000 games,
+cross-checked the same way; its logistic curve (below) came nearest. Another table's map comes
+from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of the
+share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
 games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
-and Bridge under Classic did not, and take Three Peaks' map of their rules. On Three Peaks the
+under Classic did not, and takes Three Peaks' map of its rules. On Three Peaks the
 options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
 table's map."""
 
