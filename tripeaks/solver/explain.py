@@ -359,7 +359,7 @@ table has its own map when that was measured to state its chances better. Three 
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
 5,000 (``--cross``); so are Theatre's and Diamonds'. Classic Bridge's is measured on 4,000 games,
-cross-checked the same way; its logistic curve (below) came nearest. Another table's map comes
+cross-checked the same way; its logistic curve came nearest. Another table's map comes
 from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of the
 share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
 games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
