@@ -358,12 +358,12 @@ fair hint's honesty"). A table's followers beat its strategy's plays by their ow
 table has its own map when that was measured to state its chances better. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so are Theatre's and Diamonds'. Classic Bridge's is measured on 4,000 games,
-cross-checked the same way; its logistic curve came nearest. Another table's map comes
-from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of the
-share's logit that best fits those games (two numbers). It is kept where, fitted on one seed's
-games and checked on the other's, it came nearer the chances won than Three Peaks' map; Up and Down
-under Classic did not, and takes Three Peaks' map of its rules. On Three Peaks the
+5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is
+measured on 4,000 games, cross-checked the same way, and its logistic curve came nearest. Another
+table's map comes from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic
+curve of the share's logit that best fits those games (two numbers). It is kept where, fitted on
+one seed's games and checked on the other's, it came nearer the chances won than Three Peaks' map;
+Up and Down under Classic did not, and takes Three Peaks' map of its rules. On Three Peaks the
 options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
 table's map."""
 
