@@ -475,13 +475,7 @@ def other_map(rows: list[dict[str, Any]], rules: Rules, layout: Layout, options:
         return
     other = layout if options else THREE_PEAKS
     name = "the table's map without options" if options else "Three Peaks' map of the rules"
-    maps = [
-        (
-            name,
-            explain.CALIBRATION.get((rules, other.id))
-            or explain.CALIBRATION[rules, THREE_PEAKS.id],
-        )
-    ]
+    maps = [(name, explain.CALIBRATION[rules, other.id])]
     played = options.replace("T", "")
     if layout is THREE_PEAKS and len(played) > 1:
         maps += [

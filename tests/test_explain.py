@@ -314,15 +314,9 @@ def test_a_played_hint_counts_the_plays_the_engine_strategy_wins(
 
 
 def test_every_table_has_a_calibration_map_rising_from_a_share_to_a_chance() -> None:
-    """A table's own map, or Three Peaks' of its rules for the one whose own did worse."""
+    """Every table, each layout under each rules, has a map of its own."""
     tables = {(rules, layout.id) for rules in Rules for layout in LAYOUTS}
-    assert tables - set(explain.CALIBRATION) == {(Rules.CLASSIC, "up_and_down")}
-    for rules, layout_id in tables - set(explain.CALIBRATION):
-        three_peaks = explain.CALIBRATION[rules, "three_peaks"]
-        for share in (0.0, 0.13, 0.5, 0.77, 1.0):
-            on_it = explain.calibrated(share, rules, BY_ID[layout_id])
-            assert on_it == explain.calibrated(share, rules, THREE_PEAKS)
-            assert on_it == explain.on_knots(three_peaks, share)
+    assert set(explain.CALIBRATION) == tables
     for (rules, layout_id), knots in explain.CALIBRATION.items():
         layout = BY_ID[layout_id]
         assert len(knots) == 21

@@ -346,6 +346,12 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.001, 0.094, 0.172, 0.243, 0.308, 0.368, 0.425, 0.478, 0.528, 0.575, 0.62,
         0.664, 0.705, 0.745, 0.783, 0.821, 0.857, 0.893, 0.928, 0.963, 1.0,
     ),
+    # Classic Up and Down on 3,000 games (seeds 4 to 6), share by share: cross-checked nearer than
+    # its logistic curve and Three Peaks' map
+    (Rules.CLASSIC, "up_and_down"): (
+        0.011, 0.09, 0.172, 0.23, 0.279, 0.327, 0.378, 0.423, 0.459, 0.481, 0.534,
+        0.6, 0.646, 0.646, 0.69, 0.777, 0.828, 0.857, 0.892, 0.992, 1.0,
+    ),
     (Rules.CLASSIC, "theatre"): (
         0.004, 0.129, 0.222, 0.301, 0.39, 0.457, 0.518, 0.581, 0.63, 0.687, 0.732,
         0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
@@ -354,16 +360,17 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
 """By rules and table (its layout's id): the chance stated for a played hint whose share is 0,
 0.05, ... 1 (21 knots; in between, the straight line between the two nearest), fitted by
 ``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md "The
-fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so a
-table has its own map when that was measured to state its chances better. Three Peaks' maps are
+fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so
+every table has its own map, each measured to state its chances better than Three Peaks' map of
+its rules. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
 5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is
-measured on 4,000 games, cross-checked the same way, and its logistic curve came nearest. Another
-table's map comes from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic
-curve of the share's logit that best fits those games (two numbers). It is kept where, fitted on
-one seed's games and checked on the other's, it came nearer the chances won than Three Peaks' map;
-Up and Down under Classic did not, and takes Three Peaks' map of its rules. On Three Peaks the
+measured on 4,000 games and Classic Up and Down's on 3,000, cross-checked the same way; on Bridge
+its logistic curve came nearest, on Up and Down its map share by share. Another table's map comes
+from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of the
+share's logit that best fits those games (two numbers), kept where, fitted on one seed's games and
+checked on the other's, it came nearer the chances won than Three Peaks' map. On Three Peaks the
 options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
 table's map."""
 
@@ -445,10 +452,10 @@ def calibrated(share: float, rules: Rules, layout: Layout, options: str = "") ->
     """The chance stated for a played hint's ``share`` under ``rules`` on ``layout`` with the
     variant's option letters ``options``: on Three Peaks through the options' map
     (:func:`option_map`) when they have one; else through the table's map in
-    :data:`CALIBRATION`, else through Three Peaks' map of the rules."""
+    :data:`CALIBRATION`."""
     knots = option_map(rules, options) if layout is THREE_PEAKS else None
     if knots is None:
-        knots = CALIBRATION.get((rules, layout.id)) or CALIBRATION[rules, THREE_PEAKS.id]
+        knots = CALIBRATION[rules, layout.id]
     return on_knots(knots, share)
 
 
