@@ -301,7 +301,7 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.61, 0.677, 0.706, 0.753, 0.789, 0.833, 0.861, 0.911, 0.965, 1.0,
     ),
     # the other tables, logistic: bench/fair_hint.py --rules R --layout L --players played
-    # --seed 4 5 --games 100 N --cross --fit (N = 300 for Classic Four Peaks, else 200)
+    # --seed 4 5 --games 100 200 --cross --fit
     (Rules.EASY, "four_peaks"): (  # 300 games
         0.001, 0.097, 0.186, 0.268, 0.342, 0.41, 0.472, 0.53, 0.583, 0.633, 0.678,
         0.721, 0.761, 0.798, 0.832, 0.865, 0.895, 0.924, 0.951, 0.976, 1.0,
@@ -317,10 +317,6 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
     (Rules.EASY, "bridge"): (  # 300 games
         0.002, 0.129, 0.223, 0.301, 0.369, 0.43, 0.484, 0.535, 0.581, 0.624, 0.665,
         0.703, 0.739, 0.774, 0.807, 0.839, 0.87, 0.901, 0.932, 0.964, 0.999,
-    ),
-    (Rules.CLASSIC, "four_peaks"): (  # 400 games
-        0.002, 0.113, 0.194, 0.263, 0.324, 0.38, 0.432, 0.48, 0.525, 0.568, 0.61,
-        0.649, 0.688, 0.726, 0.763, 0.799, 0.836, 0.872, 0.91, 0.95, 0.999,
     ),
     (Rules.CLASSIC, "valley"): (  # 300 games
         0.002, 0.138, 0.245, 0.335, 0.412, 0.479, 0.539, 0.592, 0.64, 0.683, 0.723,
@@ -346,8 +342,12 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.001, 0.094, 0.172, 0.243, 0.308, 0.368, 0.425, 0.478, 0.528, 0.575, 0.62,
         0.664, 0.705, 0.745, 0.783, 0.821, 0.857, 0.893, 0.928, 0.963, 1.0,
     ),
-    # Classic Up and Down on 3,000 games (seeds 4 to 6), share by share: cross-checked nearer than
-    # its logistic curve and Three Peaks' map
+    # Classic Four Peaks and Up and Down on 3,000 games (seeds 4 to 6), share by share:
+    # cross-checked nearer than their logistic curves and Three Peaks' map
+    (Rules.CLASSIC, "four_peaks"): (
+        0.013, 0.106, 0.192, 0.26, 0.308, 0.353, 0.407, 0.445, 0.533, 0.552, 0.552,
+        0.619, 0.659, 0.7, 0.777, 0.822, 0.822, 0.85, 0.947, 0.992, 1.0,
+    ),
     (Rules.CLASSIC, "up_and_down"): (
         0.011, 0.09, 0.172, 0.23, 0.279, 0.327, 0.378, 0.423, 0.459, 0.481, 0.534,
         0.6, 0.646, 0.646, 0.69, 0.777, 0.828, 0.857, 0.892, 0.992, 1.0,
@@ -366,9 +366,9 @@ its rules. Three Peaks' maps are
 fitted share by share (the share of the games won among the hints of each share, made
 non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
 5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is
-measured on 4,000 games and Classic Up and Down's on 3,000, cross-checked the same way; on Bridge
-its logistic curve came nearest, on Up and Down its map share by share. Another table's map comes
-from its 300 or 400 games, too few for 21 shares: its knots lie on the logistic curve of the
+measured on 4,000 games and Classic Four Peaks' and Up and Down's on 3,000, cross-checked the same
+way; on Bridge its logistic curve came nearest, on the other two their maps share by share. Another
+table's map comes from its 300 games, too few for 21 shares: its knots lie on the logistic curve of the
 share's logit that best fits those games (two numbers), kept where, fitted on one seed's games and
 checked on the other's, it came nearer the chances won than Three Peaks' map. On Three Peaks the
 options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its
