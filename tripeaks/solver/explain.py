@@ -363,18 +363,19 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
 0.05, ... 1 (21 knots; in between, the straight line between the two nearest), fitted by
 ``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md "The
 fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so every
-table has a map of its own, and on each other table that map was measured to state its chances
-better than Three Peaks' map of its rules. Three Peaks' maps are fitted share by share (the share
-of the games won among the hints of each share, made non-decreasing) on 6,000 games a rules, and
-checked on each 1,000 through a map fitted on the other 5,000 (``--cross``); so are Theatre's and
-Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is measured on 4,000 games and Classic Four
-Peaks', Up and Down's and Valley's on 3,000, cross-checked the same way; on Bridge its logistic
-curve came nearest, on the other three their maps share by share. Each other table's map comes
-from its 300 games, too few for 21 shares: its knots lie on the logistic curve of the share's
-logit that best fits those games (two numbers), which, fitted on one seed's games and checked on
-the other's, came nearer the chances won than Three Peaks' map. On Three Peaks the options have
-maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's
-map."""
+table has a map of its own, and on each other table that map was measured, on the games it was
+chosen on, to state its chances better than Three Peaks' map of its rules. Three Peaks' maps are
+fitted share by share (the share of the games won among the hints of each share, made
+non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
+5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is
+measured on 4,000 games and Classic Four Peaks', Up and Down's and Valley's on 3,000, cross-checked
+the same way; on Bridge its logistic curve came nearest (on 6,000 games, since, Three Peaks' map
+came nearer and this one 5.4 points above in a tenth: docs/solver.md), on the other three their
+maps share by share. Each other table's map comes from its 300 games, too few for 21 shares: its
+knots lie on the logistic curve of the share's logit that best fits those games (two numbers),
+which, fitted on one seed's games and checked on the other's, came nearer the chances won than
+Three Peaks' map. On Three Peaks the options have maps of their own (:data:`OPTION_CALIBRATION`);
+on the other tables a variant uses its table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
