@@ -289,6 +289,12 @@ class PlayedHint:
     plays: int
 
 
+_THREE_PEAKS_CLASSIC = (
+    0.006, 0.09, 0.175, 0.24, 0.297, 0.357, 0.417, 0.453, 0.498, 0.535, 0.564,
+    0.61, 0.677, 0.706, 0.753, 0.789, 0.833, 0.861, 0.911, 0.965, 1.0,
+)  # fmt: skip
+"""Three Peaks' Classic map, which Classic Bridge takes too (:data:`CALIBRATION`)."""
+
 CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
     # Three Peaks, share by share: bench/fair_hint.py --rules R --players played
     # --seed 4 5 6 7 8 9 --cross --fit
@@ -296,10 +302,7 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.004, 0.092, 0.16, 0.226, 0.288, 0.344, 0.407, 0.465, 0.52, 0.568, 0.604,
         0.646, 0.678, 0.723, 0.764, 0.802, 0.831, 0.876, 0.916, 0.952, 1.0,
     ),
-    (Rules.CLASSIC, "three_peaks"): (
-        0.006, 0.09, 0.175, 0.24, 0.297, 0.357, 0.417, 0.453, 0.498, 0.535, 0.564,
-        0.61, 0.677, 0.706, 0.753, 0.789, 0.833, 0.861, 0.911, 0.965, 1.0,
-    ),
+    (Rules.CLASSIC, "three_peaks"): _THREE_PEAKS_CLASSIC,
     # the other tables, logistic: bench/fair_hint.py --rules R --layout L --players played
     # --seed 4 5 --games 100 200 --cross --fit
     (Rules.EASY, "four_peaks"): (  # 300 games
@@ -332,12 +335,9 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.003, 0.116, 0.208, 0.286, 0.37, 0.434, 0.495, 0.549, 0.601, 0.658, 0.689,
         0.724, 0.757, 0.788, 0.82, 0.846, 0.871, 0.906, 0.932, 0.964, 0.999,
     ),
-    # Classic Bridge on 4,000 games (seeds 4 to 7), logistic: cross-checked nearer than its share
-    # by share and Three Peaks' map
-    (Rules.CLASSIC, "bridge"): (
-        0.001, 0.094, 0.172, 0.243, 0.308, 0.368, 0.425, 0.478, 0.528, 0.575, 0.62,
-        0.664, 0.705, 0.745, 0.783, 0.821, 0.857, 0.893, 0.928, 0.963, 1.0,
-    ),
+    # Classic Bridge on 6,000 games (seeds 4 to 9) takes Three Peaks' map: it came nearer than its
+    # own logistic curve and its share by share, which both stated over 5 points above in a tenth
+    (Rules.CLASSIC, "bridge"): _THREE_PEAKS_CLASSIC,
     # Classic Four Peaks and Up and Down on 3,000 games (seeds 4 to 6), share by share:
     # cross-checked nearer than their logistic curves and Three Peaks' map
     (Rules.CLASSIC, "four_peaks"): (
@@ -363,19 +363,19 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
 0.05, ... 1 (21 knots; in between, the straight line between the two nearest), fitted by
 ``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md "The
 fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so every
-table has a map of its own, and on each other table that map was measured, on the games it was
-chosen on, to state its chances better than Three Peaks' map of its rules. Three Peaks' maps are
-fitted share by share (the share of the games won among the hints of each share, made
-non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the other
-5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Bridge's is
-measured on 4,000 games and Classic Four Peaks', Up and Down's and Valley's on 3,000, cross-checked
-the same way; on Bridge its logistic curve came nearest (on 6,000 games, since, Three Peaks' map
-came nearer and this one 5.4 points above in a tenth: docs/solver.md), on the other three their
-maps share by share. Each other table's map comes from its 300 games, too few for 21 shares: its
-knots lie on the logistic curve of the share's logit that best fits those games (two numbers),
-which, fitted on one seed's games and checked on the other's, came nearer the chances won than
-Three Peaks' map. On Three Peaks the options have maps of their own (:data:`OPTION_CALIBRATION`);
-on the other tables a variant uses its table's map."""
+table has its map chosen for it, and a table without one is an error. Three Peaks' maps are fitted
+share by share (the share of the games won among the hints of each share, made non-decreasing) on
+6,000 games a rules, and checked on each 1,000 through a map fitted on the other 5,000
+(``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Classic Four Peaks', Up
+and Down's and Valley's are fitted share by share on 3,000 games, cross-checked the same way, where
+they came nearer than their logistic curves and Three Peaks' map. Classic Bridge, on 6,000 games,
+takes Three Peaks' map: cross-checked, its own logistic curve and its map share by share both
+stated more than 5 points above the share won in a tenth, and Three Peaks' map, never fitted on
+those games, came within 4.3. Each other table's map comes from its 300 games, too few for 21
+shares: its knots lie on the logistic curve of the share's logit that best fits those games (two
+numbers), which, fitted on one seed's games and checked on the other's, came nearer the chances
+won than Three Peaks' map. On Three Peaks the options have maps of their own
+(:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
