@@ -309,10 +309,6 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.001, 0.085, 0.172, 0.256, 0.335, 0.407, 0.475, 0.537, 0.594, 0.646, 0.694,
         0.739, 0.779, 0.817, 0.851, 0.882, 0.911, 0.937, 0.961, 0.982, 1.0,
     ),
-    (Rules.EASY, "up_and_down"): (  # 300 games
-        0.001, 0.065, 0.129, 0.191, 0.252, 0.311, 0.368, 0.423, 0.477, 0.529, 0.579,
-        0.628, 0.675, 0.721, 0.765, 0.808, 0.849, 0.889, 0.928, 0.965, 1.0,
-    ),
     (Rules.EASY, "bridge"): (  # 300 games
         0.002, 0.129, 0.223, 0.301, 0.369, 0.43, 0.484, 0.535, 0.581, 0.624, 0.665,
         0.703, 0.739, 0.774, 0.807, 0.839, 0.87, 0.901, 0.932, 0.964, 0.999,
@@ -334,11 +330,16 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
     # Classic Bridge on 6,000 games (seeds 4 to 9) takes Three Peaks' map: it came nearer than its
     # own logistic curve and its share by share, which both stated over 5 points above in a tenth
     (Rules.CLASSIC, "bridge"): _THREE_PEAKS_CLASSIC,
-    # Easy Four Peaks on 4,000 games (seeds 4 to 7), share by share: cross-checked nearer than its
-    # logistic curve and Three Peaks' map
+    # Easy Four Peaks on 4,000 games (seeds 4 to 7) and Easy Up and Down on 3,000 (seeds 4 to 7,
+    # --games 750), share by share: cross-checked nearer than their logistic curves and Three
+    # Peaks' map
     (Rules.EASY, "four_peaks"): (
         0.006, 0.089, 0.182, 0.253, 0.306, 0.394, 0.45, 0.5, 0.564, 0.611, 0.642,
         0.682, 0.718, 0.747, 0.779, 0.83, 0.848, 0.895, 0.918, 0.943, 0.999,
+    ),
+    (Rules.EASY, "up_and_down"): (
+        0.006, 0.081, 0.157, 0.208, 0.29, 0.349, 0.411, 0.466, 0.508, 0.556, 0.585,
+        0.631, 0.676, 0.703, 0.767, 0.814, 0.836, 0.894, 0.931, 0.973, 1.0,
     ),
     # Classic Four Peaks and Up and Down on 3,000 games (seeds 4 to 6), share by share:
     # cross-checked nearer than their logistic curves and Three Peaks' map
@@ -369,9 +370,9 @@ table has its map chosen for it, and a table without one is an error. Three Peak
 share by share (the share of the games won among the hints of each share, made non-decreasing) on
 6,000 games a rules, and checked on each 1,000 through a map fitted on the other 5,000
 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Easy Four Peaks' is
-fitted share by share on 4,000 games and Classic Four Peaks', Up and Down's and Valley's on 3,000,
-cross-checked the same way, where they came nearer than their logistic curves and Three Peaks'
-map. Classic Bridge, on 6,000 games,
+fitted share by share on 4,000 games, and Easy Up and Down's and Classic Four Peaks', Up and Down's
+and Valley's on 3,000, cross-checked the same way, where they came nearer than their logistic
+curves and Three Peaks' map. Classic Bridge, on 6,000 games,
 takes Three Peaks' map: cross-checked, its own logistic curve and its map share by share both
 stated more than 5 points above the share won in a tenth, and Three Peaks' map, never fitted on
 those games, came within 4.3. Each other table's map comes from its 300 games, too few for 21
