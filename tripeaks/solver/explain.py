@@ -364,22 +364,22 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
 }  # fmt: skip
 """By rules and table (its layout's id): the chance stated for a played hint whose share is 0,
 0.05, ... 1 (21 knots; in between, the straight line between the two nearest), fitted by
-``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md "The
-fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so every
-table has its map chosen for it, and a table without one is an error. Three Peaks' maps are fitted
-share by share (the share of the games won among the hints of each share, made non-decreasing) on
-6,000 games a rules, and checked on each 1,000 through a map fitted on the other 5,000
-(``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Easy Four Peaks' is
-fitted share by share on 4,000 games, and Easy Up and Down's and Classic Four Peaks', Up and Down's
-and Valley's on 3,000, cross-checked the same way, where they came nearer than their logistic
-curves and Three Peaks' map. Classic Bridge, on 6,000 games,
-takes Three Peaks' map: cross-checked, its own logistic curve and its map share by share both
-stated more than 5 points above the share won in a tenth, and Three Peaks' map, never fitted on
-those games, came within 4.3. Each other table's map comes from its 300 games, too few for 21
-shares: its knots lie on the logistic curve of the share's logit that best fits those games (two
-numbers), which, fitted on one seed's games and checked on the other's, came nearer the chances
-won than Three Peaks' map. On Three Peaks the options have maps of their own
-(:data:`OPTION_CALIBRATION`); on the other tables a variant uses its table's map."""
+``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md
+"The fair hint's honesty"). A table's followers beat its strategy's plays by their own margin,
+so every table has its map chosen for it, and a table without one is an error. Three Peaks' maps
+are fitted share by share (the share of the games won among the hints of each share, made
+non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the
+other 5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Easy Four
+Peaks' is fitted share by share on 4,000 games, and Easy Up and Down's and Classic Four Peaks',
+Up and Down's and Valley's on 3,000, cross-checked the same way, where they came nearer than
+their logistic curves and Three Peaks' map. Classic Bridge, on 6,000 games, takes Three Peaks'
+map: cross-checked, its own logistic curve and its map share by share both stated more than 5
+points above the share won in a tenth, and Three Peaks' map, never fitted on those games, came
+within 4.3. Each other table's map comes from its 300 games, too few for 21 shares: its knots
+lie on the logistic curve of the share's logit that best fits those games (two numbers), which,
+fitted on one seed's games and checked on the other's, came nearer the chances won than Three
+Peaks' map. On Three Peaks the options have maps of their own (:data:`OPTION_CALIBRATION`); on
+the other tables a variant uses its table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
