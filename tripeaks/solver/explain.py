@@ -303,13 +303,9 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.646, 0.678, 0.723, 0.764, 0.802, 0.831, 0.876, 0.916, 0.952, 1.0,
     ),
     (Rules.CLASSIC, "three_peaks"): _THREE_PEAKS_CLASSIC,
-    # the other tables, logistic: bench/fair_hint.py --rules R --layout L --players played
-    # --seed 4 5 --games 100 200 --cross --fit
-    (Rules.EASY, "valley"): (  # 300 games
-        0.001, 0.085, 0.172, 0.256, 0.335, 0.407, 0.475, 0.537, 0.594, 0.646, 0.694,
-        0.739, 0.779, 0.817, 0.851, 0.882, 0.911, 0.937, 0.961, 0.982, 1.0,
-    ),
-    (Rules.EASY, "bridge"): (  # 300 games
+    # Easy Bridge on 300 games, logistic: bench/fair_hint.py --rules easy --layout bridge
+    # --players played --seed 4 5 --games 100 200 --cross --fit
+    (Rules.EASY, "bridge"): (
         0.002, 0.129, 0.223, 0.301, 0.369, 0.43, 0.484, 0.535, 0.581, 0.624, 0.665,
         0.703, 0.739, 0.774, 0.807, 0.839, 0.87, 0.901, 0.932, 0.964, 0.999,
     ),
@@ -341,6 +337,12 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.006, 0.081, 0.157, 0.208, 0.29, 0.349, 0.411, 0.466, 0.508, 0.556, 0.585,
         0.631, 0.676, 0.703, 0.767, 0.814, 0.836, 0.894, 0.931, 0.973, 1.0,
     ),
+    # Easy Valley on 2,000 games (seeds 4 to 7, --games 500), share by share: cross-checked
+    # nearer than its logistic curve and Three Peaks' map
+    (Rules.EASY, "valley"): (
+        0.008, 0.111, 0.225, 0.308, 0.389, 0.45, 0.515, 0.568, 0.617, 0.658, 0.696,
+        0.739, 0.774, 0.774, 0.806, 0.858, 0.892, 0.928, 0.943, 0.988, 1.0,
+    ),
     # Classic Four Peaks and Up and Down on 3,000 games (seeds 4 to 6), share by share:
     # cross-checked nearer than their logistic curves and Three Peaks' map
     (Rules.CLASSIC, "four_peaks"): (
@@ -362,24 +364,24 @@ CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
         0.765, 0.798, 0.832, 0.853, 0.885, 0.903, 0.931, 0.955, 0.979, 1.0,
     ),
 }  # fmt: skip
-"""By rules and table (its layout's id): the chance stated for a played hint whose share is 0,
-0.05, ... 1 (21 knots; in between, the straight line between the two nearest), fitted by
-``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md
-"The fair hint's honesty"). A table's followers beat its strategy's plays by their own margin,
-so every table has its map chosen for it, and a table without one is an error. Three Peaks' maps
-are fitted share by share (the share of the games won among the hints of each share, made
-non-decreasing) on 6,000 games a rules, and checked on each 1,000 through a map fitted on the
-other 5,000 (``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Easy Four
-Peaks' is fitted share by share on 4,000 games, and Easy Up and Down's and Classic Four Peaks',
-Up and Down's and Valley's on 3,000, cross-checked the same way, where they came nearer than
-their logistic curves and Three Peaks' map. Classic Bridge, on 6,000 games, takes Three Peaks'
-map: cross-checked, its own logistic curve and its map share by share both stated more than 5
-points above the share won in a tenth, and Three Peaks' map, never fitted on those games, came
-within 4.3. Each other table's map comes from its 300 games, too few for 21 shares: its knots
-lie on the logistic curve of the share's logit that best fits those games (two numbers), which,
-fitted on one seed's games and checked on the other's, came nearer the chances won than Three
-Peaks' map. On Three Peaks the options have maps of their own (:data:`OPTION_CALIBRATION`); on
-the other tables a variant uses its table's map."""
+"""By rules and table (its layout's id): the chance stated for a played hint whose share is 0, 0.05,
+... 1 (21 knots; in between, the straight line between the two nearest), fitted by
+``bench/fair_hint.py`` on games played by following these hints on that table (docs/solver.md "The
+fair hint's honesty"). A table's followers beat its strategy's plays by their own margin, so every
+table has its map chosen for it, and a table without one is an error. Three Peaks' maps are fitted
+share by share (the share of the games won among the hints of each share, made non-decreasing) on
+6,000 games a rules, and checked on each 1,000 through a map fitted on the other 5,000
+(``--cross``); so are Theatre's and Diamonds' (Easy Theatre's on 8,000). Easy Four Peaks' is fitted
+share by share on 4,000 games, Easy Up and Down's and Classic Four Peaks', Up and Down's and
+Valley's on 3,000, and Easy Valley's on 2,000, cross-checked the same way, where they came nearer
+than their logistic curves and Three Peaks' map. Classic Bridge, on 6,000 games, takes Three Peaks'
+map: cross-checked, its own logistic curve and its map share by share both stated more than 5 points
+above the share won in a tenth, and Three Peaks' map, never fitted on those games, came within 4.3.
+Easy Bridge's map comes from its 300 games, too few for 21 shares: its knots lie on the logistic
+curve of the share's logit that best fits those games (two numbers), which, fitted on one seed's
+games and checked on the other's, came nearer the chances won than Three Peaks' map. On Three Peaks
+the options have maps of their own (:data:`OPTION_CALIBRATION`); on the other tables a variant uses
+its table's map."""
 
 
 OPTION_CALIBRATION: dict[tuple[Rules, str], tuple[float, ...]] = {
